@@ -1,0 +1,29 @@
+# Finds mcp-loadtest's dependencies. Shared by the build tree and the
+# installed package config, so consumers resolve them the same way.
+include(CMakeFindDependencyMacro)
+
+# Standalone Asio: vcpkg and Conan export asio::asio; Debian's libasio-dev
+# ships only headers, so fall back to finding asio.hpp.
+if(NOT TARGET asio::asio)
+  find_package(asio CONFIG QUIET)
+endif()
+if(NOT TARGET asio::asio)
+  find_path(MCP_LOADTEST_ASIO_INCLUDE_DIR asio.hpp)
+  if(NOT MCP_LOADTEST_ASIO_INCLUDE_DIR)
+    message(FATAL_ERROR
+      "mcp-loadtest needs standalone Asio >= 1.22.1 and could not find asio.hpp.\n"
+      "Install it (Debian/Ubuntu: apt-get install libasio-dev; vcpkg: vcpkg install asio; "
+      "Conan: asio/1.32.0) or point CMake at it with -DMCP_LOADTEST_ASIO_INCLUDE_DIR=/path/to/asio/include.")
+  endif()
+  add_library(asio::asio INTERFACE IMPORTED)
+  set_target_properties(asio::asio PROPERTIES
+    INTERFACE_INCLUDE_DIRECTORIES "${MCP_LOADTEST_ASIO_INCLUDE_DIR}"
+    INTERFACE_COMPILE_DEFINITIONS "ASIO_STANDALONE;ASIO_NO_DEPRECATED")
+endif()
+
+if(NOT TARGET nlohmann_json::nlohmann_json)
+  find_dependency(nlohmann_json 3.10)
+endif()
+
+set(THREADS_PREFER_PTHREAD_FLAG ON)
+find_dependency(Threads)

@@ -1,0 +1,100 @@
+// The result of one request: its outcome, duration and (lazily parsed) payload.
+#pragma once
+
+#include <mcp_loadtest/json.hpp>
+#include <mcp_loadtest/outcome.hpp>
+
+#include <chrono>
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+
+namespace mcp_loadtest {
+
+/// Thrown when a caller asks a call_result for a payload it does not have.
+class result_unavailable : public std::runtime_error {
+public:
+    using std::runtime_error::runtime_error;
+};
+
+/// What one request ended with. A plain value: copy it, store it, compare it.
+///
+/// The raw reply line is kept and only parsed when `result()`, `error()` or
+/// `text()` is called, so recording millions of results stays cheap.
+struct call_result {
+    mcp_loadtest::outcome outcome = outcome::cancelled;
+    std::chrono::nanoseconds duration{0};  ///< from the request's send to its outcome
+    std::uint64_t request_id = 0;
+    std::string method;          ///< e.g. "tools/call"
+    std::string tool;            ///< tool, resource or prompt name, when there is one
+    std::int64_t error_code = 0; ///< JSON-RPC error code for server_error/protocol_error
+    std::string message;         ///< what happened and what to do next; empty for `ok`
+    std::uint32_t progress_notifications = 0;  ///< notifications/progress seen for this call
+    std::string raw;             ///< the reply line as received (empty if none arrived)
+    std::uint32_t payload_begin = 0;  ///< offset of the "result"/"error" value in raw
+    std::uint32_t payload_size = 0;
+
+    [[nodiscard]] bool ok() const noexcept { return outcome == outcome::ok; }
+    /// A reply arrived (success, tool error or JSON-RPC error).
+    [[nodiscard]] bool answered() const noexcept { return !raw.empty(); }
+    explicit operator bool() const noexcept { return ok(); }
+
+    /// The raw text of the "result" (or "error") member.
+    [[nodiscard]] std::string_view payload_text() const noexcept {
+        return std::string_view(raw).substr(payload_begin, payload_size);
+    }
+
+    /// The parsed "result" member. Throws result_unavailable when the reply
+    /// was an error or never arrived.
+    [[nodiscard]] json result() const {
+        if (outcome != outcome::ok && outcome != outcome::tool_error &&
+            !(outcome == outcome::hang && answered() && error_code == 0))
+            throw result_unavailable("no result for " + describe_call() + ": " + describe());
+        return json::parse(payload_text());
+    }
+
+    /// The parsed JSON-RPC "error" member, or null when there is none.
+    [[nodiscard]] json error() const {
+        if (error_code == 0 || payload_size == 0) return nullptr;
+        return json::parse(payload_text());
+    }
+
+    /// Concatenated `text` items of a tools/call or prompts/get result's content.
+    [[nodiscard]] std::string text() const {
+        const json r = result();
+        std::string out;
+        const auto append_items = [&out](const json& content) {
+            if (!content.is_array()) return;
+            for (const auto& item : content) {
+                if (item.is_object() && item.value("type", "") == "text") {
+                    if (!out.empty()) out += '\n';
+                    out += item.value("text", "");
+                }
+            }
+        };
+        if (r.contains("content")) append_items(r["content"]);
+        return out;
+    }
+
+    /// "tools/call echo (id 7)" and the like, for messages.
+    [[nodiscard]] std::string describe_call() const {
+        std::string s = method;
+        if (!tool.empty()) s += " " + tool;
+        s += " (id " + std::to_string(request_id) + ")";
+        return s;
+    }
+
+    /// One line: outcome, duration, and the detail message.
+    [[nodiscard]] std::string describe() const {
+        std::string s(to_string(outcome));
+        s += " after ";
+        s += std::to_string(std::chrono::duration_cast<std::chrono::microseconds>(duration).count() /
+                            1000.0);
+        s += " ms";
+        if (!message.empty()) s += ": " + message;
+        return s;
+    }
+};
+
+}  // namespace mcp_loadtest

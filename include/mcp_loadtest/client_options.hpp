@@ -1,0 +1,101 @@
+// How the library presents itself as an MCP client, and per-call options.
+#pragma once
+
+#include <mcp_loadtest/json.hpp>
+#include <mcp_loadtest/version.hpp>
+
+#include <chrono>
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace mcp_loadtest {
+
+using namespace std::chrono_literals;
+
+/// Legacy-era protocol revisions this client speaks, oldest first.
+inline const std::vector<std::string>& supported_protocol_versions() {
+    static const std::vector<std::string> v{"2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25"};
+    return v;
+}
+
+/// Throw from a request handler to answer the server with a JSON-RPC error.
+class rpc_error : public std::runtime_error {
+public:
+    rpc_error(std::int64_t code, const std::string& message, json data = nullptr)
+        : std::runtime_error(message), code_(code), data_(std::move(data)) {}
+    [[nodiscard]] std::int64_t code() const noexcept { return code_; }
+    [[nodiscard]] const json& data() const noexcept { return data_; }
+
+private:
+    std::int64_t code_;
+    json data_;
+};
+
+/// Answers one server→client request (e.g. "sampling/createMessage"):
+/// returns the result, or throws rpc_error.
+using request_handler = std::function<json(const json& params)>;
+
+/// A notification the server sent (progress, log message, list changed...).
+struct notification {
+    std::string method;
+    json params;
+    std::chrono::steady_clock::time_point received_at;
+};
+
+/// One root offered to the server through roots/list.
+struct root {
+    std::string uri;   ///< file:// URI
+    std::string name;
+};
+
+struct client_options {
+    /// The version offered in initialize; empty: the newest supported.
+    std::string protocol_version;
+    /// Versions accepted when the server answers with another one.
+    std::vector<std::string> accepted_versions = supported_protocol_versions();
+    std::string client_name = "mcp-loadtest";
+    std::string client_version = MCP_LOADTEST_VERSION_STRING;
+
+    /// Declares the roots capability and answers roots/list with these
+    /// (set `declare_roots` to declare it with an empty list).
+    std::vector<root> roots;
+    bool declare_roots = false;
+    /// Answers for server→client requests, by method. A request with no
+    /// handler is answered with a JSON-RPC error (-32601), never left waiting.
+    /// A handler for "sampling/createMessage" or "elicitation/create" declares
+    /// that capability in initialize.
+    std::map<std::string, request_handler> request_handlers;
+    /// Extra capabilities merged into the initialize request.
+    json extra_capabilities = json::object();
+
+    /// Called for every notification the server sends.
+    std::function<void(const notification&)> on_notification;
+    /// How many notifications session::notifications() keeps (oldest dropped).
+    std::size_t notification_history = 1000;
+
+    /// Default per-call timeout when call_options::timeout is not set.
+    std::chrono::milliseconds default_timeout = 30s;
+    /// Session-wide deadline from connect: calls still running then end as
+    /// `timeout` and later calls fail at once. Zero: none.
+    std::chrono::milliseconds session_deadline{0};
+};
+
+/// Options for one request.
+struct call_options {
+    /// No reply within this long ends the call as `hang` (0: the session default).
+    std::chrono::milliseconds timeout{0};
+    /// After the timeout, keep waiting this long: a reply in that window is a
+    /// `hang` that carries the reply; none at all is a `deadlock`.
+    std::chrono::milliseconds grace{0};
+    /// Send notifications/cancelled to the server when the call gives up.
+    bool cancel_on_timeout = true;
+    /// Ask for progress notifications (adds _meta.progressToken = request id).
+    bool progress = false;
+};
+
+}  // namespace mcp_loadtest

@@ -1,0 +1,91 @@
+// Runs one MCP_LOADTEST_CASE body: a coroutine on a fresh io_context on the
+// test's own thread (so framework assertions inside it are thread-safe),
+// bounded by a whole-case time limit.
+#pragma once
+
+#include <mcp_loadtest/detail/asio_compat.hpp>
+
+#include <chrono>
+#include <cstdlib>
+#include <exception>
+#include <optional>
+#include <string>
+
+namespace mcp_loadtest {
+
+/// The default whole-case time limit: $MCP_LOADTEST_CASE_TIME_LIMIT (seconds)
+/// when set, else 120 s. Per case: MCP_LOADTEST_CASE_LIMIT(limit, "name").
+inline std::chrono::milliseconds default_case_time_limit() {
+    if (const char* env = std::getenv("MCP_LOADTEST_CASE_TIME_LIMIT")) {
+        char* end = nullptr;
+        const double s = std::strtod(env, &end);
+        if (end != env && s > 0) return std::chrono::milliseconds(static_cast<long long>(s * 1000));
+    }
+    return std::chrono::seconds(120);
+}
+
+namespace detail {
+
+/// Runs the coroutine made by `make_body` to completion. Exceptions from the
+/// body (including framework assertion exceptions) are rethrown here. Returns
+/// a failure message when the case had to be stopped.
+template <class MakeBody>
+std::optional<std::string> run_case(MakeBody make_body, std::chrono::milliseconds time_limit) {
+    using clock = std::chrono::steady_clock;
+    std::optional<std::string> failure;
+    std::exception_ptr error;
+    {
+        asio::io_context ctx(1);
+        bool done = false;
+        asio::cancellation_signal cancel;
+        asio::co_spawn(ctx, make_body(),
+                       asio::bind_cancellation_slot(cancel.slot(), [&](std::exception_ptr e) {
+                           done = true;
+                           error = e;
+                       }));
+        const auto run_until = [&](clock::time_point until) {
+            while (!done && clock::now() < until) {
+                if (ctx.run_one_until(until) == 0 && ctx.stopped()) return;  // nothing left to wait on
+            }
+        };
+        run_until(clock::now() + time_limit);
+        if (!done) {
+            const auto secs = std::to_string(std::chrono::duration<double>(time_limit).count());
+            if (ctx.stopped()) {
+                failure = "the test coroutine is suspended on something that can never complete (no I/O or "
+                          "timer is pending). A handler or channel was probably never invoked.";
+            } else {
+                failure = "MCP_LOADTEST_CASE exceeded its time limit of " + secs +
+                          " s and was cancelled. Every await should be bounded: give calls a timeout, or raise "
+                          "the limit with MCP_LOADTEST_CASE_LIMIT(limit, name) or $MCP_LOADTEST_CASE_TIME_LIMIT.";
+                cancel.emit(asio::cancellation_type::terminal);
+                ctx.restart();
+                run_until(clock::now() + std::chrono::seconds(2));
+            }
+        }
+        if (done) ctx.poll();  // let servers that were dropped finish their bookkeeping
+        // Destroying ctx destroys any still-suspended frame: their sessions kill and reap their servers.
+    }
+    if (error && !failure) std::rethrow_exception(error);
+    return failure;
+}
+
+}  // namespace detail
+}  // namespace mcp_loadtest
+
+#define MCP_LOADTEST_DETAIL_CAT2(a, b) a##b
+#define MCP_LOADTEST_DETAIL_CAT(a, b) MCP_LOADTEST_DETAIL_CAT2(a, b)
+#define MCP_LOADTEST_DETAIL_UNIQUE(prefix) MCP_LOADTEST_DETAIL_CAT(prefix, __COUNTER__)
+
+// Shared shape of the framework adapters: a static coroutine declared, a
+// framework test case that runs it, then the user's body as its definition.
+// FAIL_MACRO(condition_that_is_false, message) must go through the framework's
+// assertion machinery so the failure is counted in JUnit output.
+#define MCP_LOADTEST_DETAIL_CASE(TEST_CASE_MACRO, FAIL_MACRO, fn, limit, ...)                              \
+    static ::asio::awaitable<void> fn();                                                                 \
+    TEST_CASE_MACRO(__VA_ARGS__) {                                                                       \
+        const std::optional<std::string> mcp_loadtest_case_stopped =                                     \
+            ::mcp_loadtest::detail::run_case(&fn, (limit));                                              \
+        if (mcp_loadtest_case_stopped) FAIL_MACRO(mcp_loadtest_case_stopped->c_str());                   \
+    }                                                                                                    \
+    static ::asio::awaitable<void> fn()

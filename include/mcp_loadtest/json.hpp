@@ -1,0 +1,63 @@
+// JSON values in the public API are nlohmann::json.
+#pragma once
+
+#include <nlohmann/json.hpp>
+
+#include <string>
+#include <utility>
+
+namespace mcp_loadtest {
+
+using json = nlohmann::json;
+
+/// Arguments already serialized to JSON text. Pass one to call_tool() to skip
+/// re-serializing the same arguments on every call of a load test.
+class raw_json {
+public:
+    /// Serializes `value` now.
+    static raw_json from(const json& value) { return raw_json(value.dump()); }
+    /// Wraps text that is already valid JSON (not checked).
+    static raw_json serialized(std::string text) { return raw_json(std::move(text)); }
+    std::string text;
+
+private:
+    explicit raw_json(std::string t) : text(std::move(t)) {}
+};
+
+namespace detail {
+inline void add_args(json&) {}
+template <class Key, class Value, class... Rest>
+void add_args(json& j, Key&& key, Value&& value, Rest&&... rest) {
+    j[std::string(std::forward<Key>(key))] = std::forward<Value>(value);
+    add_args(j, std::forward<Rest>(rest)...);
+}
+}  // namespace detail
+
+/// Builds a JSON object from key/value pairs: args("ticker", "AAPL", "days", 5).
+///
+/// Prefer it to a braced `{{"ticker", "AAPL"}}` inside a co_await expression:
+/// GCC 12 rejects initializer lists there ("array used as initializer", a
+/// compiler bug); a braced list in its own statement is fine everywhere.
+template <class... KeyValues>
+json args(KeyValues&&... kv) {
+    static_assert(sizeof...(KeyValues) % 2 == 0, "args() takes key, value pairs");
+    json j = json::object();
+    detail::add_args(j, std::forward<KeyValues>(kv)...);
+    return j;
+}
+
+/// A tools/call argument object: a json object, a braced initializer
+/// (`{{"ticker", "AAPL"}}`), or a raw_json serialized ahead of time.
+class arguments {
+public:
+    arguments() : text_("{}") {}
+    arguments(const json& value) : text_(value.is_null() ? "{}" : value.dump()) {}  // NOLINT: implicit on purpose
+    arguments(json::initializer_list_t init) : text_(json(init).dump()) {}        // NOLINT
+    arguments(raw_json raw) : text_(std::move(raw.text)) {}                        // NOLINT
+    [[nodiscard]] const std::string& text() const noexcept { return text_; }
+
+private:
+    std::string text_;
+};
+
+}  // namespace mcp_loadtest

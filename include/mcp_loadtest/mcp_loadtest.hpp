@@ -1,0 +1,14 @@
+// mcp-loadtest: load-test and bug-hunt MCP servers from ordinary unit tests.
+// The whole public API; test-framework adapters are doctest.hpp and catch2.hpp.
+#pragma once
+
+#include <mcp_loadtest/version.hpp>
+#include <mcp_loadtest/outcome.hpp>
+#include <mcp_loadtest/json.hpp>
+#include <mcp_loadtest/call_result.hpp>
+#include <mcp_loadtest/server.hpp>
+#include <mcp_loadtest/client_options.hpp>
+#include <mcp_loadtest/session_info.hpp>
+#include <mcp_loadtest/session.hpp>
+#include <mcp_loadtest/process_audit.hpp>
+#include <mcp_loadtest/when_all.hpp>

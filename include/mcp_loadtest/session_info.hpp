@@ -1,0 +1,123 @@
+// Plain structs a session reports about itself and its server.
+#pragma once
+
+#include <mcp_loadtest/call_result.hpp>
+#include <mcp_loadtest/detail/child_process.hpp>
+#include <mcp_loadtest/json.hpp>
+
+#include <chrono>
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace mcp_loadtest {
+
+/// Something the server did that the protocol does not allow. The session
+/// records it and carries on.
+struct protocol_violation {
+    enum class kind : std::uint8_t {
+        non_json_line,     ///< e.g. a log line printed on stdout
+        oversized_message, ///< a line longer than max_message_size (discarded)
+        not_jsonrpc,       ///< valid JSON, but not a JSON-RPC message
+        unknown_response,  ///< a reply to an id that was never sent
+        batch,             ///< a JSON array (batches are not part of MCP since 2025-06-18)
+        stdin_closed,      ///< the server stopped reading its stdin while running
+    };
+    kind what = kind::non_json_line;
+    std::string sample;      ///< the offending text (first 512 bytes)
+    std::size_t size = 0;    ///< its full size in bytes
+    std::chrono::steady_clock::duration at{};  ///< since the session started
+
+    [[nodiscard]] static std::string_view name(kind k) noexcept {
+        switch (k) {
+            case kind::non_json_line: return "non_json_line";
+            case kind::oversized_message: return "oversized_message";
+            case kind::not_jsonrpc: return "not_jsonrpc";
+            case kind::unknown_response: return "unknown_response";
+            case kind::batch: return "batch";
+            case kind::stdin_closed: return "stdin_closed";
+        }
+        return "unknown";
+    }
+    [[nodiscard]] std::string describe() const {
+        return std::string(name(what)) + " (" + std::to_string(size) + " bytes): " + sample;
+    }
+};
+
+/// A reply that arrived after its call had already ended as hang/deadlock/timeout.
+struct late_reply {
+    std::uint64_t request_id = 0;
+    std::string method;
+    std::string tool;
+    std::chrono::nanoseconds after{0};  ///< from send to the late reply
+};
+
+/// A request still waiting for its reply.
+struct in_flight_call {
+    std::uint64_t request_id = 0;
+    std::string method;
+    std::string tool;
+    std::chrono::nanoseconds waiting{0};
+};
+
+/// Counters over the session's life.
+struct session_stats {
+    std::uint64_t requests_sent = 0;
+    std::uint64_t replies_received = 0;
+    std::uint64_t notifications_sent = 0;
+    std::uint64_t notifications_received = 0;
+    std::uint64_t server_requests_answered = 0;
+    std::uint64_t protocol_violations = 0;  ///< all of them; only the first 100 are kept
+    std::uint64_t late_replies = 0;
+    std::uint64_t bytes_written = 0;
+    std::uint64_t bytes_read = 0;
+};
+
+/// What the server said in its initialize reply.
+struct server_identity {
+    std::string protocol_version;
+    std::string name;
+    std::string version;
+    std::string instructions;
+    json capabilities = json::object();
+    json raw_result = json::object();
+};
+
+/// How close() ended the server.
+struct shutdown_result {
+    enum class how : std::uint8_t {
+        already_exited,  ///< it had exited before close()
+        stdin_closed,    ///< it exited when its stdin was closed (well-behaved)
+        terminated,      ///< it needed SIGTERM
+        killed,          ///< it ignored SIGTERM and needed SIGKILL
+        abandoned,       ///< it survived SIGKILL within the bound (reported by process_audit)
+    };
+    how ended = how::already_exited;
+    exit_status status;
+    std::chrono::nanoseconds took{0};
+
+    [[nodiscard]] static std::string_view name(how h) noexcept {
+        switch (h) {
+            case how::already_exited: return "already_exited";
+            case how::stdin_closed: return "stdin_closed";
+            case how::terminated: return "terminated";
+            case how::killed: return "killed";
+            case how::abandoned: return "abandoned";
+        }
+        return "unknown";
+    }
+    /// True when the server exited on its own once stdin closed, as MCP asks.
+    [[nodiscard]] bool graceful() const noexcept { return ended == how::stdin_closed; }
+};
+
+/// Thrown by connect()/initialize() when the handshake fails. `result` is the
+/// classified initialize call; what() says what happened and what to do.
+class connect_error : public std::runtime_error {
+public:
+    connect_error(const std::string& what, call_result r) : std::runtime_error(what), result(std::move(r)) {}
+    call_result result;
+};
+
+}  // namespace mcp_loadtest

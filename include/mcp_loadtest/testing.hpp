@@ -1,0 +1,10 @@
+// Picks the adapter for whichever test framework was included first.
+#pragma once
+
+#if defined(DOCTEST_LIBRARY_INCLUDED)
+#include <mcp_loadtest/doctest.hpp>
+#elif defined(CATCH_VERSION_MAJOR) || defined(CATCH_TEST_MACROS_HPP_INCLUDED)
+#include <mcp_loadtest/catch2.hpp>
+#else
+#error "include doctest or Catch2 before <mcp_loadtest/testing.hpp>"
+#endif

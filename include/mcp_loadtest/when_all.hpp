@@ -1,0 +1,76 @@
+// Awaiting many operations at once: the building block for putting many calls
+// in flight on one session (or across sessions).
+//
+//     std::vector<asio::awaitable<mlt::call_result>> calls;
+//     for (int i = 0; i < 64; ++i) calls.push_back(s.call_tool("echo", args));
+//     std::vector<mlt::call_result> results = co_await mlt::when_all(std::move(calls));
+#pragma once
+
+#include <mcp_loadtest/detail/asio_compat.hpp>
+
+#include <chrono>
+#include <cstddef>
+#include <exception>
+#include <memory>
+#include <optional>
+#include <vector>
+
+namespace mcp_loadtest {
+
+/// Runs every awaitable concurrently on the current executor and returns
+/// their results in the order given. If any throws, the first exception is
+/// rethrown once all have finished. Cancelling the caller cancels them all.
+template <class T>
+asio::awaitable<std::vector<T>> when_all(std::vector<asio::awaitable<T>> operations) {
+    struct state_t {
+        explicit state_t(asio::any_io_executor ex, std::size_t n)
+            : results(n), signals(n), wake(ex, std::chrono::steady_clock::time_point::max()) {}
+        std::vector<std::optional<T>> results;
+        std::vector<asio::cancellation_signal> signals;
+        asio::steady_timer wake;
+        std::size_t finished = 0;
+        std::exception_ptr error;
+    };
+    auto ex = co_await asio::this_coro::executor;
+    const std::size_t n = operations.size();
+    auto state = std::make_shared<state_t>(ex, n);
+    for (std::size_t i = 0; i < n; ++i) {
+        asio::co_spawn(ex, std::move(operations[i]),
+                       asio::bind_cancellation_slot(state->signals[i].slot(),
+                                                    [state, i](std::exception_ptr e, std::optional<T> v) {
+                                                        if (e && !state->error) state->error = e;
+                                                        if (v) state->results[i] = std::move(v);
+                                                        if (++state->finished == state->results.size())
+                                                            state->wake.cancel();
+                                                    }));
+    }
+    bool cancelled = false;
+    while (state->finished < n) {
+        asio::error_code ec;
+        co_await state->wake.async_wait(asio::redirect_error(asio::use_awaitable, ec));
+        if (state->finished < n && !cancelled) {
+            // Our caller was cancelled: pass it on, then wait for everyone to finish.
+            cancelled = true;
+            for (auto& s : state->signals) s.emit(asio::cancellation_type::terminal);
+        }
+    }
+    if (state->error) std::rethrow_exception(state->error);
+    std::vector<T> out;
+    out.reserve(n);
+    for (auto& r : state->results) out.push_back(std::move(*r));
+    co_return out;
+}
+
+/// The same for awaitables that return nothing.
+inline asio::awaitable<void> when_all(std::vector<asio::awaitable<void>> operations) {
+    std::vector<asio::awaitable<bool>> wrapped;
+    wrapped.reserve(operations.size());
+    for (auto& op : operations)
+        wrapped.push_back([](asio::awaitable<void> inner) -> asio::awaitable<bool> {
+            co_await std::move(inner);
+            co_return true;
+        }(std::move(op)));
+    co_await when_all(std::move(wrapped));
+}
+
+}  // namespace mcp_loadtest
