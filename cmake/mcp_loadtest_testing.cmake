@@ -24,8 +24,10 @@ set(MCP_LOADTEST_TEST_PROPERTIES
 
 function(mcp_loadtest_apply_sanitizers target)
   if(MCP_LOADTEST_SANITIZE)
-    target_compile_options(${target} PRIVATE -fsanitize=${MCP_LOADTEST_SANITIZE} -fno-omit-frame-pointer
-                           $<$<STREQUAL:${MCP_LOADTEST_SANITIZE},address,undefined>:-fno-sanitize-recover=undefined>)
+    target_compile_options(${target} PRIVATE -fsanitize=${MCP_LOADTEST_SANITIZE} -fno-omit-frame-pointer)
+    if(MCP_LOADTEST_SANITIZE MATCHES "undefined")
+      target_compile_options(${target} PRIVATE -fno-sanitize-recover=undefined)
+    endif()
     target_link_options(${target} PRIVATE -fsanitize=${MCP_LOADTEST_SANITIZE})
   endif()
 endfunction()

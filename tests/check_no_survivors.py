@@ -15,9 +15,13 @@ for pid in filter(str.isdigit, os.listdir("/proc")):
             argv = f.read().split(b"\0")
     except OSError:
         continue
-    cmd = " ".join(a.decode(errors="replace") for a in argv if a)
-    if any(d in cmd for d in dirs) and int(pid) != os.getpid():
-        survivors.append(f"pid {pid}: {cmd}")
+    args = [a.decode(errors="replace") for a in argv if a]
+    if not args or int(pid) == os.getpid():
+        continue
+    # A server is an interpreter running a script from one of the directories.
+    interpreter = os.path.basename(args[0]).startswith(("python", "node"))
+    if interpreter and any(a.startswith(d + os.sep) for a in args[1:] for d in dirs):
+        survivors.append(f"pid {pid}: {' '.join(args)}")
 for s in survivors:
     print("SURVIVOR:", s)
 print(f"{len(survivors)} server process(es) outlived the suite")

@@ -6,6 +6,7 @@
 #include <asio/experimental/awaitable_operators.hpp>
 
 #include "support/fixtures.hpp"
+#include "support/leak_check.hpp"
 
 #include <csignal>
 #include <fstream>
@@ -598,6 +599,8 @@ MCP_LOADTEST_CASE("server->client requests: a throwing handler becomes a JSON-RP
 
 MCP_LOADTEST_CASE("every kind of ending leaves no process, zombie or file descriptor behind") {
     const auto audit_before = mlt::process_audit::spawned();
+    co_await sleep_for(1ms);  // the io_context opens its reactor's descriptors lazily: count after that
+    const auto fds_before = mlt_test::open_fds();
     for (const char* name : {"echo_server.py", "hang_on_first_call.py", "crash_server.py", "stubborn_server.py"}) {
         CAPTURE(name);
         auto server = fixture(name);
@@ -612,4 +615,46 @@ MCP_LOADTEST_CASE("every kind of ending leaves no process, zombie or file descri
     const auto survivors = mlt::process_audit::survivors();
     for (const auto& p : survivors) CHECK_MESSAGE(false, "survivor: " << p.describe());
     CHECK(survivors.empty());
+    const auto fds_after = mlt_test::open_fds();
+    for (const auto& [fd, target] : fds_after) CHECK_MESSAGE(fds_before.count(fd) == 1, "leaked fd " << fd << " -> " << target);
+    CHECK(fds_after.size() == fds_before.size());
+}
+
+// ---- framing -------------------------------------------------------------------
+
+MCP_LOADTEST_CASE("framing: split writes, CRLF, blank lines and a last line without a newline") {
+    // Replies to calls 2..5 arrive in awkward shapes; the last one ends at EOF.
+    mlt::stdio_server server{mlt_test::python, {"-c", R"(
+import json, sys, time
+out = sys.stdout
+def send(raw):
+    out.write(raw); out.flush()
+line = sys.stdin.readline()
+m = json.loads(line)
+send(json.dumps({"jsonrpc": "2.0", "id": m["id"], "result": {"protocolVersion": m["params"]["protocolVersion"], "capabilities": {}, "serverInfo": {"name": "framing", "version": "1"}}}) + "\n")
+sys.stdin.readline()  # notifications/initialized
+ids = [json.loads(sys.stdin.readline())["id"] for _ in range(4)]
+def reply(i, text):
+    return json.dumps({"jsonrpc": "2.0", "id": i, "result": {"content": [{"type": "text", "text": text}]}})
+r = reply(ids[0], "split")
+send(r[:7]); time.sleep(0.05); send(r[7:20]); time.sleep(0.05); send(r[20:] + "\n")
+send("\n\n  \r\n" + reply(ids[1], "crlf") + "\r\n")
+send(reply(ids[2], "two") + "\n" + reply(ids[3], "at-once"))
+time.sleep(0.05)
+send("")
+sys.stdout.close()
+time.sleep(0.2)
+)"}};
+    auto s = co_await mlt::connect(server);
+    std::vector<asio::awaitable<mlt::call_result>> calls;
+    for (int i = 0; i < 4; ++i) calls.push_back(s.call_tool("t", mlt::args("i", i), {.timeout = 5s}));
+    auto results = co_await mlt::when_all(std::move(calls));
+    const std::vector<std::string> expected{"split", "crlf", "two", "at-once"};
+    for (int i = 0; i < 4; ++i) {
+        CAPTURE(i);
+        MCP_CHECK_OK(results[i]);
+        CHECK(results[i].text() == expected[i]);
+    }
+    CHECK(s.protocol_violations().empty());
+    co_await s.close();
 }

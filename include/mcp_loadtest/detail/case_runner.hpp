@@ -79,13 +79,20 @@ std::optional<std::string> run_case(MakeBody make_body, std::chrono::millisecond
 
 // Shared shape of the framework adapters: a static coroutine declared, a
 // framework test case that runs it, then the user's body as its definition.
-// FAIL_MACRO(condition_that_is_false, message) must go through the framework's
-// assertion machinery so the failure is counted in JUnit output.
+// FAIL_MACRO(message) must go through the framework's assertion machinery so
+// the failure is counted in JUnit output. A std::exception escaping the body is
+// reported the same way, at the case's line; the frameworks' own assertion
+// exceptions (REQUIRE) do not derive from std::exception and pass through.
 #define MCP_LOADTEST_DETAIL_CASE(TEST_CASE_MACRO, FAIL_MACRO, fn, limit, ...)                              \
     static ::asio::awaitable<void> fn();                                                                 \
     TEST_CASE_MACRO(__VA_ARGS__) {                                                                       \
-        const std::optional<std::string> mcp_loadtest_case_stopped =                                     \
-            ::mcp_loadtest::detail::run_case(&fn, (limit));                                              \
-        if (mcp_loadtest_case_stopped) FAIL_MACRO(mcp_loadtest_case_stopped->c_str());                   \
+        std::optional<std::string> mcp_loadtest_case_failure;                                            \
+        try {                                                                                            \
+            mcp_loadtest_case_failure = ::mcp_loadtest::detail::run_case(&fn, (limit));                  \
+        } catch (const std::exception& mcp_loadtest_e) {                                                 \
+            mcp_loadtest_case_failure =                                                                  \
+                std::string("an exception escaped the test coroutine: ") + mcp_loadtest_e.what();        \
+        }                                                                                                \
+        if (mcp_loadtest_case_failure) FAIL_MACRO(mcp_loadtest_case_failure->c_str());                   \
     }                                                                                                    \
     static ::asio::awaitable<void> fn()

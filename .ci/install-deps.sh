@@ -1,0 +1,20 @@
+#!/usr/bin/env bash
+# Installs everything mcp-loadtest's build, tests and examples need on a bare
+# Debian 12 machine: the compiler and build tools, the header-only
+# dependencies, and the pinned third-party MCP servers for the interop tests.
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+sudo=""
+[ "$(id -u)" -eq 0 ] || sudo=sudo
+
+packages=(g++ cmake ninja-build meson pkg-config python3
+          libasio-dev nlohmann-json3-dev doctest-dev catch2)
+command -v npm >/dev/null 2>&1 || packages+=(nodejs npm)
+
+$sudo apt-get update -qq
+DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${packages[@]}" >/dev/null
+echo "install-deps: Debian packages ready: ${packages[*]}"
+
+# Pinned by tests/interop/package-lock.json.
+npm ci --prefix "$root/tests/interop" --no-audit --no-fund --loglevel=error
+echo "install-deps: npm servers ready: $(ls "$root/tests/interop/node_modules/@modelcontextprotocol")"

@@ -1,0 +1,62 @@
+// Cases that MUST fail. check_junit.py runs this binary with Catch2's JUnit
+// reporter and verifies every failure is reported, counted, and attributed to
+// the line marked EXPECT-FAIL. Not part of the suite's passing tests.
+#define CATCH_CONFIG_RUNNER
+#include <catch2/catch.hpp>
+#include <mcp_loadtest/catch2.hpp>
+
+#include "support/fixtures.hpp"
+#include "support/leak_check.hpp"
+
+namespace mlt = mcp_loadtest;
+using namespace std::chrono_literals;
+
+MCP_LOADTEST_CASE("check fails after an await") {
+    auto server = mlt_test::fixture("echo_server.py");
+    auto s = co_await mlt::connect(server);
+    auto r = co_await s.call_tool("echo", mlt::args("message", "a"));
+    CHECK(r.text() == "b");  // EXPECT-FAIL
+    co_await s.close();
+}
+
+MCP_LOADTEST_CASE("require fails with a session open") {
+    auto server = mlt_test::fixture("stubborn_server.py");
+    server.stderr_to = mlt::stderr_mode::discard;
+    auto s = co_await mlt::connect(server);
+    auto r = co_await s.call_tool("echo", mlt::args("message", "a"));
+    REQUIRE(r.text() == "b");  // EXPECT-FAIL
+    co_await s.close();
+}
+
+MCP_LOADTEST_CASE("exception thrown inside the coroutine") {  // EXPECT-FAIL
+    auto server = mlt_test::fixture("echo_server.py");
+    auto s = co_await mlt::connect(server);
+    throw std::runtime_error("boom from inside the coroutine");
+}
+
+MCP_LOADTEST_CASE_LIMIT(1s, "time limit exceeded") {  // EXPECT-FAIL
+    auto server = mlt_test::fixture("hang_on_first_call.py");
+    auto s = co_await mlt::connect(server);
+    auto r = co_await s.call_tool("get_market_data", mlt::args("ticker", "X"), {.timeout = 3600s});
+    CHECK(r.outcome == mlt::outcome::cancelled);  // the limit cancels the call; the case still fails
+}
+
+MCP_LOADTEST_CASE("check on a failed call names the call") {
+    auto server = mlt_test::fixture("error_server.py");
+    auto s = co_await mlt::connect(server);
+    MCP_CHECK_OK(co_await s.call_tool("error", mlt::args("code", -32000, "message", "backend down")));  // EXPECT-FAIL
+    co_await s.close();
+}
+
+MCP_LOADTEST_CASE("a passing case stays passing") {
+    auto server = mlt_test::fixture("echo_server.py");
+    auto s = co_await mlt::connect(server);
+    MCP_CHECK_OK(co_await s.ping());
+    co_await s.close();
+}
+
+int main(int argc, char** argv) {
+    const auto fds_before = mlt_test::open_fds();
+    const int rc = Catch::Session().run(argc, argv);
+    return mlt_test::report_leaks(fds_before) > 0 ? 100 : rc;
+}

@@ -1,0 +1,43 @@
+// The same user-facing API under Catch2 v2: MCP_LOADTEST_CASE bodies are
+// coroutines, assertions are Catch2's own.
+#include <catch2/catch.hpp>
+#include <mcp_loadtest/catch2.hpp>
+
+#include "support/fixtures.hpp"
+
+namespace mlt = mcp_loadtest;
+using namespace std::chrono_literals;
+using mlt_test::fixture;
+
+MCP_LOADTEST_CASE("catch2: first tools/call answers", "[catch2]") {
+    auto server = fixture("echo_server.py");
+    auto session = co_await mlt::connect(server);
+    auto tools = co_await session.list_tools();
+    REQUIRE(tools.ok());
+    CHECK(tools.find("echo") != nullptr);
+    auto reply = co_await session.call_tool("echo", mlt::args("message", "catch2"), {.timeout = 5s});
+    MCP_CHECK_OK(reply);
+    CHECK(reply.text() == "catch2");
+    auto closed = co_await session.close();
+    CHECK(closed.graceful());
+}
+
+MCP_LOADTEST_CASE("catch2: a first-call deadlock ends as a hang within its timeout", "[catch2]") {
+    auto server = fixture("hang_on_first_call.py");
+    auto session = co_await mlt::connect(server);
+    auto reply = co_await session.call_tool("get_market_data", mlt::args("ticker", "AAPL"), {.timeout = 300ms});
+    MCP_CHECK_OUTCOME(reply, mlt::outcome::hang);
+    co_await session.close();
+}
+
+MCP_LOADTEST_CASE("catch2: in-flight calls end as crashes when the server exits", "[catch2]") {
+    auto server = fixture("crash_server.py", {"--after", "2"});
+    server.stderr_to = mlt::stderr_mode::discard;
+    auto session = co_await mlt::connect(server);
+    std::vector<asio::awaitable<mlt::call_result>> calls;
+    for (int i = 0; i < 5; ++i) calls.push_back(session.call_tool("echo", mlt::args("message", "x")));
+    auto results = co_await mlt::when_all(std::move(calls));
+    MCP_CHECK_OK(results[0]);
+    for (int i = 1; i < 5; ++i) MCP_CHECK_OUTCOME(results[i], mlt::outcome::crash);
+    co_await session.close();
+}
