@@ -11,6 +11,7 @@
 #endif
 
 #include <mcp_loadtest/detail/case_runner.hpp>
+#include <mcp_loadtest/assertions.hpp>
 #include <mcp_loadtest/mcp_loadtest.hpp>
 
 #ifdef CATCH_CONFIG_PREFIX_ALL
@@ -57,4 +58,40 @@
                                        << ::mcp_loadtest::to_string(expected) << ", got "           \
                                        << mcp_loadtest_r.describe());                               \
         MCP_LOADTEST_DETAIL_CATCH_CHECK(mcp_loadtest_r.outcome == (expected));                      \
+    } while (false)
+
+// ---- load reports and detectors ----------------------------------------------
+
+#define MCP_LOADTEST_DETAIL_CATCH_ASSERT(MACRO, text_expr)                                          \
+    do {                                                                                            \
+        const std::string mcp_loadtest_text = (text_expr);                                          \
+        MCP_LOADTEST_DETAIL_CATCH_INFO(mcp_loadtest_text);                                          \
+        MACRO(mcp_loadtest_text.empty());                                                           \
+    } while (false)
+
+#define MCP_CHECK_PASSED(report) \
+    MCP_LOADTEST_DETAIL_CATCH_ASSERT(MCP_LOADTEST_DETAIL_CATCH_CHECK, ::mcp_loadtest::detail::passed_failure(report))
+#define MCP_REQUIRE_PASSED(report) \
+    MCP_LOADTEST_DETAIL_CATCH_ASSERT(MCP_LOADTEST_DETAIL_CATCH_REQUIRE, ::mcp_loadtest::detail::passed_failure(report))
+#define MCP_CHECK_NO_DEADLOCK(probe) \
+    MCP_LOADTEST_DETAIL_CATCH_ASSERT(MCP_LOADTEST_DETAIL_CATCH_CHECK, ::mcp_loadtest::detail::no_deadlock_failure(probe))
+#define MCP_REQUIRE_NO_DEADLOCK(probe) \
+    MCP_LOADTEST_DETAIL_CATCH_ASSERT(MCP_LOADTEST_DETAIL_CATCH_REQUIRE, ::mcp_loadtest::detail::no_deadlock_failure(probe))
+#define MCP_CHECK_NO_DIVERGENCE(race) \
+    MCP_LOADTEST_DETAIL_CATCH_ASSERT(MCP_LOADTEST_DETAIL_CATCH_CHECK, ::mcp_loadtest::detail::no_divergence_failure(race))
+#define MCP_REQUIRE_NO_DIVERGENCE(race) \
+    MCP_LOADTEST_DETAIL_CATCH_ASSERT(MCP_LOADTEST_DETAIL_CATCH_REQUIRE, ::mcp_loadtest::detail::no_divergence_failure(race))
+#define MCP_CHECK_NO_LEAK(report) \
+    MCP_LOADTEST_DETAIL_CATCH_ASSERT(MCP_LOADTEST_DETAIL_CATCH_CHECK, ::mcp_loadtest::detail::no_leak_failure(report))
+#define MCP_REQUIRE_NO_LEAK(report) \
+    MCP_LOADTEST_DETAIL_CATCH_ASSERT(MCP_LOADTEST_DETAIL_CATCH_REQUIRE, ::mcp_loadtest::detail::no_leak_failure(report))
+#define MCP_CHECK_SLO(report, ...)                                                                  \
+    do {                                                                                            \
+        MCP_LOADTEST_DETAIL_CATCH_INFO((report).summary());                                         \
+        MCP_LOADTEST_DETAIL_CATCH_CHECK(__VA_ARGS__);                                               \
+    } while (false)
+#define MCP_REQUIRE_SLO(report, ...)                                                                \
+    do {                                                                                            \
+        MCP_LOADTEST_DETAIL_CATCH_INFO((report).summary());                                         \
+        MCP_LOADTEST_DETAIL_CATCH_REQUIRE(__VA_ARGS__);                                             \
     } while (false)

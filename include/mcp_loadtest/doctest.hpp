@@ -14,6 +14,7 @@
 #endif
 
 #include <mcp_loadtest/detail/case_runner.hpp>
+#include <mcp_loadtest/assertions.hpp>
 #include <mcp_loadtest/mcp_loadtest.hpp>
 
 // A counted failure (doctest's FAIL_CHECK is not counted in JUnit output).
@@ -54,3 +55,37 @@
                                   std::string(::mcp_loadtest::to_string(expected)) + ", got " +     \
                                   mcp_loadtest_r.describe()));                                     \
     } while (false)
+
+// ---- load reports and detectors ----------------------------------------------
+// Each prints what was violated, expected vs actual, and what it means.
+
+#define MCP_LOADTEST_DETAIL_DOCTEST_ASSERT(KIND, text_expr)                                         \
+    do {                                                                                            \
+        const std::string mcp_loadtest_text = (text_expr);                                          \
+        DOCTEST_##KIND##_MESSAGE(mcp_loadtest_text.empty(), mcp_loadtest_text);                     \
+    } while (false)
+
+/// The load report met every threshold (and the run was not aborted).
+#define MCP_CHECK_PASSED(report) \
+    MCP_LOADTEST_DETAIL_DOCTEST_ASSERT(CHECK, ::mcp_loadtest::detail::passed_failure(report))
+#define MCP_REQUIRE_PASSED(report) \
+    MCP_LOADTEST_DETAIL_DOCTEST_ASSERT(REQUIRE, ::mcp_loadtest::detail::passed_failure(report))
+/// The deadlock probe found no call that never answered.
+#define MCP_CHECK_NO_DEADLOCK(probe) \
+    MCP_LOADTEST_DETAIL_DOCTEST_ASSERT(CHECK, ::mcp_loadtest::detail::no_deadlock_failure(probe))
+#define MCP_REQUIRE_NO_DEADLOCK(probe) \
+    MCP_LOADTEST_DETAIL_DOCTEST_ASSERT(REQUIRE, ::mcp_loadtest::detail::no_deadlock_failure(probe))
+/// The race check saw one response only.
+#define MCP_CHECK_NO_DIVERGENCE(race) \
+    MCP_LOADTEST_DETAIL_DOCTEST_ASSERT(CHECK, ::mcp_loadtest::detail::no_divergence_failure(race))
+#define MCP_REQUIRE_NO_DIVERGENCE(race) \
+    MCP_LOADTEST_DETAIL_DOCTEST_ASSERT(REQUIRE, ::mcp_loadtest::detail::no_divergence_failure(race))
+/// No sampled server leaked memory, fds or threads.
+#define MCP_CHECK_NO_LEAK(report) \
+    MCP_LOADTEST_DETAIL_DOCTEST_ASSERT(CHECK, ::mcp_loadtest::detail::no_leak_failure(report))
+#define MCP_REQUIRE_NO_LEAK(report) \
+    MCP_LOADTEST_DETAIL_DOCTEST_ASSERT(REQUIRE, ::mcp_loadtest::detail::no_leak_failure(report))
+/// An ad-hoc objective: MCP_CHECK_SLO(report, report.overall.latency.p99 < 300ms).
+/// On failure it prints the expression and the report's summary.
+#define MCP_CHECK_SLO(report, ...) DOCTEST_CHECK_MESSAGE((__VA_ARGS__), (report).summary())
+#define MCP_REQUIRE_SLO(report, ...) DOCTEST_REQUIRE_MESSAGE((__VA_ARGS__), (report).summary())

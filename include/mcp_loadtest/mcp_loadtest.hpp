@@ -12,3 +12,13 @@
 #include <mcp_loadtest/session.hpp>
 #include <mcp_loadtest/process_audit.hpp>
 #include <mcp_loadtest/when_all.hpp>
+#include <mcp_loadtest/histogram.hpp>
+#include <mcp_loadtest/process_sampling.hpp>
+#include <mcp_loadtest/leak_detection.hpp>
+#include <mcp_loadtest/workload.hpp>
+#include <mcp_loadtest/call_mix.hpp>
+#include <mcp_loadtest/thresholds.hpp>
+#include <mcp_loadtest/load_report.hpp>
+#include <mcp_loadtest/run_options.hpp>
+#include <mcp_loadtest/run.hpp>
+#include <mcp_loadtest/detectors.hpp>

@@ -46,6 +46,13 @@ inline constexpr std::array<outcome, 11> all_outcomes{
     return "unknown";
 }
 
+/// The outcome named `name` (as to_string gives it); `cancelled` if unknown.
+[[nodiscard]] constexpr outcome outcome_from_name(std::string_view name) noexcept {
+    for (auto o : all_outcomes)
+        if (to_string(o) == name) return o;
+    return outcome::cancelled;
+}
+
 /// One sentence on what an outcome usually means for the server under test.
 [[nodiscard]] constexpr std::string_view meaning(outcome o) noexcept {
     switch (o) {

@@ -357,8 +357,11 @@ private:
     }
 
     template <class Item, class Convert>
-    asio::awaitable<listing<Item>> list(std::string method, std::string member, call_options options,
+    // String literals only: coroutine parameters stay trivially copyable (GCC 12).
+    asio::awaitable<listing<Item>> list(const char* method_name, const char* member_name, call_options options,
                                         Convert convert) {
+        const std::string method = method_name;
+        const std::string member = member_name;
         listing<Item> out;
         std::set<std::string> cursors_seen;
         json params = json::object();
@@ -392,15 +395,22 @@ private:
 };
 
 namespace detail {
-inline asio::awaitable<session> spawn_session(stdio_server server, client_options options) {
+struct session_job {
+    stdio_server server;
+    client_options options;
+};
+
+// Coroutines take one shared_ptr parameter: GCC 12 mis-copies some by-value
+// class-type coroutine parameters into the frame (seen as double frees).
+inline asio::awaitable<session> spawn_session(std::shared_ptr<session_job> job) {
     auto ex = co_await asio::this_coro::executor;
-    auto core = std::make_shared<session_core>(ex, std::move(server), std::move(options));
+    auto core = std::make_shared<session_core>(ex, std::move(job->server), std::move(job->options));
     core->start();
     co_return session(std::move(core));
 }
 
-inline asio::awaitable<session> connect_session(stdio_server server, client_options options) {
-    session s = co_await spawn_session(std::move(server), std::move(options));
+inline asio::awaitable<session> connect_session(std::shared_ptr<session_job> job) {
+    session s = co_await spawn_session(std::move(job));
     co_await s.initialize();
     co_return s;
 }
@@ -414,19 +424,19 @@ inline asio::awaitable<session> connect_session(stdio_server server, client_opti
 /// Starts the server process without the initialize handshake (for handshake
 /// timing or raw protocol tests). Throws spawn_error when it cannot start.
 inline asio::awaitable<session> spawn(stdio_server server, client_options options) {
-    return detail::spawn_session(std::move(server), std::move(options));
+    return detail::spawn_session(std::make_shared<detail::session_job>(std::move(server), std::move(options)));
 }
 inline asio::awaitable<session> spawn(stdio_server server) {
-    return detail::spawn_session(std::move(server), client_options{});
+    return spawn(std::move(server), client_options{});
 }
 
 /// Starts the server and completes the initialize handshake. Throws
 /// spawn_error or connect_error with an actionable message.
 inline asio::awaitable<session> connect(stdio_server server, client_options options) {
-    return detail::connect_session(std::move(server), std::move(options));
+    return detail::connect_session(std::make_shared<detail::session_job>(std::move(server), std::move(options)));
 }
 inline asio::awaitable<session> connect(stdio_server server) {
-    return detail::connect_session(std::move(server), client_options{});
+    return connect(std::move(server), client_options{});
 }
 
 }  // namespace mcp_loadtest

@@ -20,8 +20,10 @@ namespace mcp_loadtest {
 /// Runs every awaitable concurrently on the current executor and returns
 /// their results in the order given. If any throws, the first exception is
 /// rethrown once all have finished. Cancelling the caller cancels them all.
+namespace detail {
 template <class T>
-asio::awaitable<std::vector<T>> when_all(std::vector<asio::awaitable<T>> operations) {
+asio::awaitable<std::vector<T>> when_all_impl(std::shared_ptr<std::vector<asio::awaitable<T>>> ops) {
+    auto& operations = *ops;
     struct state_t {
         explicit state_t(asio::any_io_executor ex, std::size_t n)
             : results(n), signals(n), wake(ex, std::chrono::steady_clock::time_point::max()) {}
@@ -60,17 +62,28 @@ asio::awaitable<std::vector<T>> when_all(std::vector<asio::awaitable<T>> operati
     for (auto& r : state->results) out.push_back(std::move(*r));
     co_return out;
 }
+}  // namespace detail
+
+template <class T>
+asio::awaitable<std::vector<T>> when_all(std::vector<asio::awaitable<T>> operations) {
+    // A shared_ptr parameter: GCC 12 mis-copies some class-type coroutine parameters.
+    return detail::when_all_impl(std::make_shared<std::vector<asio::awaitable<T>>>(std::move(operations)));
+}
 
 /// The same for awaitables that return nothing.
 inline asio::awaitable<void> when_all(std::vector<asio::awaitable<void>> operations) {
     std::vector<asio::awaitable<bool>> wrapped;
     wrapped.reserve(operations.size());
-    for (auto& op : operations)
-        wrapped.push_back([](asio::awaitable<void> inner) -> asio::awaitable<bool> {
-            co_await std::move(inner);
+    for (auto& op : operations) {
+        auto inner = std::make_shared<asio::awaitable<void>>(std::move(op));
+        wrapped.push_back([](std::shared_ptr<asio::awaitable<void>> a) -> asio::awaitable<bool> {
+            co_await std::move(*a);
             co_return true;
-        }(std::move(op)));
-    co_await when_all(std::move(wrapped));
+        }(std::move(inner)));
+    }
+    return [](std::shared_ptr<asio::awaitable<std::vector<bool>>> all) -> asio::awaitable<void> {
+        co_await std::move(*all);
+    }(std::make_shared<asio::awaitable<std::vector<bool>>>(when_all(std::move(wrapped))));
 }
 
 }  // namespace mcp_loadtest

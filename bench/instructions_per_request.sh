@@ -1,0 +1,113 @@
+#!/bin/sh
+# Instructions per request of the library's hot path, counted by callgrind.
+#
+#     bench/instructions_per_request.sh [BENCH_THROUGHPUT] [N1] [N2] [TOP]
+#
+# Runs `bench_throughput --count N` (one session, 64 calls in flight, exactly N
+# tools/call requests against fast_echo_server) under
+# `valgrind --tool=callgrind` for N1 and for N2 requests, and prints the
+# marginal cost (Ir(N2) - Ir(N1)) / (N2 - N1), which cancels start-up, the
+# handshake and shutdown. Only the client process is counted (no
+# --trace-children): the server runs natively. The same is done for the raw
+# driver (`--count N --raw`) as the baseline, then the TOP functions by
+# marginal instructions per request, self and inclusive (callgrind_annotate on
+# both runs, subtracted per function).
+#
+# Defaults: build/default/bench/bench_throughput, N1=20000, N2=120000, TOP=25.
+# Set KEEP=dir to keep the callgrind output files. Prints figures; asserts nothing
+# (exits non-zero only if a run fails).
+set -eu
+
+here=$(cd "$(dirname "$0")" && pwd)
+bin=${1:-$here/../build/default/bench/bench_throughput}
+n1=${2:-20000}
+n2=${3:-120000}
+top=${4:-25}
+
+if ! command -v valgrind >/dev/null 2>&1; then
+    echo "valgrind is not installed (apt-get install valgrind)" >&2
+    exit 2
+fi
+if [ ! -x "$bin" ]; then
+    echo "no bench_throughput at $bin; build it (cmake --build <dir> --target bench_throughput) or pass its path" >&2
+    exit 2
+fi
+if [ "$n2" -le "$n1" ]; then
+    echo "N2 ($n2) must be larger than N1 ($n1)" >&2
+    exit 2
+fi
+
+if [ -n "${KEEP:-}" ]; then
+    out=$KEEP
+    mkdir -p "$out"
+else
+    out=$(mktemp -d)
+    trap 'rm -rf "$out"' EXIT
+fi
+
+# callgrind_run NAME N [--raw]: prints the total Ir of the client process.
+callgrind_run() {
+    name=$1
+    n=$2
+    shift 2
+    file="$out/$name.$n.callgrind"
+    if ! valgrind --tool=callgrind --callgrind-out-file="$file" "$bin" --count "$n" "$@" \
+        >"$out/$name.$n.log" 2>&1; then
+        echo "callgrind run failed: $bin --count $n $*" >&2
+        cat "$out/$name.$n.log" >&2
+        exit 1
+    fi
+    sed -n 's/^totals: *\([0-9]*\).*/\1/p' "$file" | head -n 1
+}
+
+lib1=$(callgrind_run library "$n1")
+lib2=$(callgrind_run library "$n2")
+raw1=$(callgrind_run raw "$n1" --raw)
+raw2=$(callgrind_run raw "$n2" --raw)
+
+awk -v l1="$lib1" -v l2="$lib2" -v r1="$raw1" -v r2="$raw2" -v n1="$n1" -v n2="$n2" 'BEGIN {
+    lib = (l2 - l1) / (n2 - n1); raw = (r2 - r1) / (n2 - n1);
+    printf "callgrind, client process only, 64 calls in flight, marginal over N = %d -> %d\n", n1, n2;
+    printf "  library:    Ir %d -> %d   %7.0f instructions/request   (target <= 2500)\n", l1, l2, lib;
+    printf "  raw driver: Ir %d -> %d   %7.0f instructions/request\n", r1, r2, raw;
+    printf "  library / raw: %.1fx\n", lib / raw;
+}'
+
+# Per-function marginal cost: annotate both library runs, subtract, divide.
+# callgrind_annotate lines look like "  72,361,395 (10.31%)  file:function [object]".
+per_function() {
+    mode=$1  # no | yes (inclusive)
+    for n in "$n1" "$n2"; do
+        callgrind_annotate --inclusive="$mode" --auto=no --threshold=100 "$out/library.$n.callgrind" \
+            >"$out/annotate.$mode.$n.txt" 2>/dev/null
+    done
+    awk -v dn=$((n2 - n1)) -v mode="$mode" '
+        FNR == 1 { table = 0 }
+        # Only the function table: from the "file:function" header to the end.
+        /file:function/ { table = 1; next }
+        !table { next }
+        /^ *[0-9][0-9,]* \( *[0-9.]+%\)  / {
+            ir = $0; sub(/^ */, "", ir); sub(/ .*/, "", ir); gsub(/,/, "", ir); ir += 0;
+            name = $0; sub(/^ *[0-9,]+ \( *[0-9.]+%\)  /, "", name);
+            sub(/ \[[^]]*\]$/, "", name);            # the object file
+            # Drop the source file. Inlined code is attributed to its header, so one
+            # function shows up once per file: self costs add up; inclusive costs
+            # overlap, so take the largest.
+            i = index(name, ":"); name = substr(name, i + 1);
+            if (mode == "yes" && name ~ /^(main|\(below main\)|0x[0-9a-f]+|__libc_start_main.*|asio::detail::scheduler::(run|do_run_one)\(.*)$/) next;
+            gsub(/std::__cxx11::basic_string<char, std::char_traits<char>, std::allocator<char> >/, "std::string", name);
+            gsub(/std::basic_string_view<char, std::char_traits<char> >/, "std::string_view", name);
+            gsub(/mcp_loadtest::/, "mlt::", name);
+            if (FILENAME == ARGV[1]) { if (mode == "no") a[name] += ir; else if (ir > a[name]) a[name] = ir }
+            else { if (mode == "no") b[name] += ir; else if (ir > b[name]) b[name] = ir }
+        }
+        END { for (k in b) { d = (b[k] - a[k]) / dn; if (d >= 1) printf "%8.0f  %s\n", d, k } }
+    ' "$out/annotate.$mode.$n1.txt" "$out/annotate.$mode.$n2.txt" | sort -rn | head -n "$top" | cut -c1-180
+}
+
+echo
+echo "top $top functions by marginal instructions/request, self (exclusive) cost:"
+per_function no
+echo
+echo "top $top by inclusive cost (a function and everything it calls):"
+per_function yes

@@ -1,0 +1,39 @@
+// Knobs of a load run beyond the workload, the mix and the thresholds.
+#pragma once
+
+#include <mcp_loadtest/client_options.hpp>
+#include <mcp_loadtest/leak_detection.hpp>
+
+#include <chrono>
+#include <cstddef>
+#include <cstdint>
+#include <filesystem>
+#include <optional>
+
+namespace mcp_loadtest {
+
+struct run_options {
+    /// Server processes to spread the load over (iterations go round-robin).
+    /// One session puts every call on one pipe; several find different bugs.
+    std::size_t sessions = 1;
+    client_options client{};
+    /// Per call: timeout (a hang), grace (a deadlock), cancellation on timeout.
+    call_options call{.timeout = std::chrono::seconds(30)};
+    std::uint64_t seed = 20260728;  ///< mix selection and generated arguments
+    /// Sample every server's RSS, CPU, fds and threads this often (0: off).
+    std::chrono::milliseconds sample_interval{1000};
+    /// Leak detection on the samples. A zero warm-up means: the first 20 % of
+    /// the run, at most 30 s.
+    leak_options leak{.warmup = std::chrono::milliseconds(0)};
+    /// Write one JSON line per call (and per process sample) here; empty: no trace.
+    std::filesystem::path trace_path;
+    std::chrono::milliseconds timeline_bucket{1000};
+    /// Staged workloads: a stage breaks when its p99 or error rate crosses these
+    /// (unset: the run's p99 / error_rate thresholds).
+    std::optional<std::chrono::nanoseconds> breaking_p99;
+    std::optional<double> breaking_error_rate;
+    /// Bound on connecting the sessions and on closing them at the end.
+    std::chrono::milliseconds close_timeout{10000};
+};
+
+}  // namespace mcp_loadtest

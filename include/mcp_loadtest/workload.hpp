@@ -1,0 +1,135 @@
+// Workload models: how much load, shaped how, for how long.
+//
+// - closed_load: N virtual users, each a loop of call → think time. A stalled
+//   server slows the senders down, so stalls are under-sampled (coordinated
+//   omission); use it to model interactive clients, not to measure tails.
+// - open_load: a constant arrival rate. Each call's latency is measured from
+//   its *intended* send time, so a server stall shows in the tail; arrivals
+//   that cannot start (max_in_flight reached) are counted as dropped.
+// - staged_load: a sequence of stages ramping users or rate linearly to a
+//   target; ramp(), spike() and soak() build the seeds' shapes from it.
+#pragma once
+
+#include <chrono>
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <variant>
+#include <vector>
+
+namespace mcp_loadtest {
+
+using namespace std::chrono_literals;
+
+struct closed_load {
+    std::size_t users = 1;
+    std::chrono::nanoseconds duration = 10s;
+    std::chrono::nanoseconds think_time{0};
+    std::uint64_t max_iterations = 0;  ///< stop early after this many iterations in all (0: no limit)
+};
+
+struct open_load {
+    double rate = 100;  ///< iterations started per second
+    std::chrono::nanoseconds duration = 10s;
+    std::size_t max_in_flight = 10000;  ///< arrivals beyond this many unfinished iterations are dropped
+};
+
+/// One stage of a staged load: move linearly from the previous target to this one.
+struct stage {
+    std::chrono::nanoseconds duration{0};
+    double target = 0;  ///< users (closed) or iterations per second (open)
+    std::string name;   ///< optional, shown in reports
+};
+
+struct staged_load {
+    enum class driver : std::uint8_t { users, rate };
+    driver by = driver::rate;
+    std::vector<stage> stages;
+    double start = 0;                   ///< the target before the first stage
+    std::size_t max_in_flight = 10000;  ///< rate stages: as in open_load
+    std::chrono::nanoseconds think_time{0};  ///< users stages: as in closed_load
+
+    [[nodiscard]] std::chrono::nanoseconds duration() const noexcept {
+        std::chrono::nanoseconds d{0};
+        for (const auto& s : stages) d += s.duration;
+        return d;
+    }
+    /// The target at offset t (linear within each stage).
+    [[nodiscard]] double target_at(std::chrono::nanoseconds t) const noexcept {
+        double from = start;
+        for (const auto& s : stages) {
+            if (t < s.duration) {
+                const double f = s.duration.count() > 0 ? static_cast<double>(t.count()) / s.duration.count() : 1.0;
+                return from + (s.target - from) * f;
+            }
+            t -= s.duration;
+            from = s.target;
+        }
+        return from;
+    }
+    /// Index of the stage containing offset t (the last one past the end).
+    [[nodiscard]] std::size_t stage_at(std::chrono::nanoseconds t) const noexcept {
+        for (std::size_t i = 0; i < stages.size(); ++i) {
+            if (t < stages[i].duration) return i;
+            t -= stages[i].duration;
+        }
+        return stages.empty() ? 0 : stages.size() - 1;
+    }
+};
+
+/// Steps of equal length from `from` to `to` (each step holds its level):
+/// the ramp shape, whose report names the breaking point.
+inline staged_load ramp(staged_load::driver by, double from, double to, std::size_t steps,
+                        std::chrono::nanoseconds step_duration) {
+    staged_load s;
+    s.by = by;
+    s.start = from;
+    for (std::size_t i = 0; i < steps; ++i) {
+        const double level = steps == 1 ? to : from + (to - from) * static_cast<double>(i) / (steps - 1);
+        s.stages.push_back({std::chrono::nanoseconds(0), level, "step " + std::to_string(i + 1)});
+        s.stages.push_back({step_duration, level, "hold " + std::to_string(i + 1)});
+    }
+    return s;
+}
+
+/// Baseline, a sudden burst, then baseline again (recovery).
+inline staged_load spike(staged_load::driver by, double baseline, double peak, std::chrono::nanoseconds before,
+                         std::chrono::nanoseconds burst, std::chrono::nanoseconds after) {
+    staged_load s;
+    s.by = by;
+    s.start = baseline;
+    s.stages = {{before, baseline, "baseline"},
+                {std::chrono::nanoseconds(0), peak, "spike"},
+                {burst, peak, "burst"},
+                {std::chrono::nanoseconds(0), baseline, "drop"},
+                {after, baseline, "recovery"}};
+    return s;
+}
+
+/// A long constant load: pair it with process sampling to find leaks and drift.
+inline staged_load soak(staged_load::driver by, double level, std::chrono::nanoseconds duration) {
+    staged_load s;
+    s.by = by;
+    s.start = level;
+    s.stages = {{duration, level, "soak"}};
+    return s;
+}
+
+using workload = std::variant<closed_load, open_load, staged_load>;
+
+[[nodiscard]] inline std::string_view workload_name(const workload& w) noexcept {
+    switch (w.index()) {
+        case 0: return "closed";
+        case 1: return "open";
+        default: return std::get<staged_load>(w).by == staged_load::driver::rate ? "staged_rate" : "staged_users";
+    }
+}
+
+[[nodiscard]] inline std::chrono::nanoseconds workload_duration(const workload& w) noexcept {
+    if (auto* c = std::get_if<closed_load>(&w)) return c->duration;
+    if (auto* o = std::get_if<open_load>(&w)) return o->duration;
+    return std::get<staged_load>(w).duration();
+}
+
+}  // namespace mcp_loadtest

@@ -1,0 +1,322 @@
+// The load engine and the detectors, against real fixture servers: each
+// detector must catch its fixture and stay quiet on a healthy one.
+#include <doctest/doctest.h>
+#include <mcp_loadtest/doctest.hpp>
+#include <mcp_loadtest/run.hpp>
+
+#include "support/fixtures.hpp"
+#include "support/json_schema.hpp"
+
+#include <fstream>
+
+namespace mlt = mcp_loadtest;
+using namespace std::chrono_literals;
+using mlt_test::fixture;
+
+namespace {
+
+mlt::run_options quick_options() {
+    mlt::run_options o;
+    o.sample_interval = 100ms;
+    o.call.timeout = 5s;
+    return o;
+}
+
+}  // namespace
+
+// ---- workload models -------------------------------------------------------------
+
+MCP_LOADTEST_CASE("open model: a server stalling 200 ms on 1 % of calls shows the stall in p99") {
+    // Every 100th call stalls the (single-threaded) server for 200 ms; calls that
+    // arrive meanwhile queue behind it. Measured from their intended send times,
+    // about 1 % of calls are >= 200 ms and another 40 per stall wait 0..195 ms.
+    auto server = fixture("tail_latency_server.py", {"--slow-every", "100", "--slow-ms", "200"});
+    const mlt::workload load = mlt::open_load{.rate = 200, .duration = 3s};
+    const auto calls = mlt::mix::single("echo", mlt::args("message", "x"));
+    auto report = co_await mlt::run(server, load, calls, mlt::thresholds{}, quick_options());
+    INFO(report.summary());
+    CHECK(report.workload == "open");
+    CHECK(report.iterations_started >= 550);
+    CHECK(report.iterations_started <= 601);
+    CHECK(report.dropped == 0);
+    CHECK(report.overall.outcomes[mlt::outcome::ok] == report.overall.calls());
+    // Exactly 1 % of calls stall, so p99 is the 7th slowest of 600: a call that
+    // queued 5 ms into a stall (~195 ms). p99.9 is a stalled call itself.
+    CHECK(report.overall.latency.p99 >= 190ms);
+    CHECK(report.overall.latency.p999 >= 200ms);
+    CHECK(report.overall.latency.p50 < 50ms);
+    CHECK(report.per_tool.at("echo").calls() == report.overall.calls());
+    CHECK(report.per_method.at("tools/call").calls() == report.overall.calls());
+    CHECK(report.per_method.at("initialize").calls() == 1);
+    CHECK_FALSE(report.timeline.empty());
+    CHECK(report.throughput_rps > 150);
+    CHECK(report.passed);
+
+    // The same server under a closed loop (one user, no think time) under-samples
+    // the stall: only the stalled calls themselves are slow (coordinated omission).
+    const mlt::workload closed = mlt::closed_load{.users = 1, .duration = 3s};
+    auto closed_report = co_await mlt::run(server, closed, calls, mlt::thresholds{}, quick_options());
+    INFO(closed_report.summary());
+    CHECK(closed_report.overall.latency.p95 < 50ms);
+}
+
+MCP_LOADTEST_CASE("issue example: sustained open load with a weighted mix meets its SLOs") {
+    auto server = fixture("echo_server.py");
+    const mlt::mix calls{{"echo", {{"message", "AAPL"}}, 1.0}, {"add", {{"a", 1}, {"b", 2}}, 0.3}};
+    const mlt::workload load = mlt::open_load{.rate = 200, .duration = 2s};
+    const mlt::thresholds slo{.p99 = 500ms, .error_rate = 0.01};
+    auto report = co_await mlt::run(server, load, calls, slo);
+    MCP_REQUIRE_PASSED(report);
+    const double echo = static_cast<double>(report.per_tool.at("echo").calls());
+    const double add = static_cast<double>(report.per_tool.at("add").calls());
+    CHECK(add / (echo + add) == doctest::Approx(0.3 / 1.3).epsilon(0.25));
+    CHECK_FALSE(report.generator.saturated);
+    CHECK(report.generator.send_lag.count > 0);
+}
+
+MCP_LOADTEST_CASE("closed model over two server processes, each sampled") {
+    auto server = fixture("echo_server.py");
+    auto options = quick_options();
+    options.sessions = 2;
+    const mlt::workload load = mlt::closed_load{.users = 4, .duration = 1500ms, .think_time = 5ms};
+    const auto calls = mlt::mix::single("echo", mlt::args("message", "x"));
+    auto report = co_await mlt::run(server, load, calls, mlt::thresholds{.error_rate = 0.0}, options);
+    MCP_CHECK_PASSED(report);
+    CHECK(report.workload == "closed");
+    CHECK(report.sessions == 2);
+    REQUIRE(report.processes.size() == 2);
+    CHECK(report.processes[0].pid != report.processes[1].pid);
+    for (const auto& p : report.processes) {
+        CHECK(p.samples.size() >= 5);
+        CHECK(p.stats.peak_rss_mb > 1);
+    }
+    CHECK(report.per_method.at("initialize").calls() == 2);
+    CHECK(report.overall.calls() > 100);
+}
+
+MCP_LOADTEST_CASE("staged ramp: the breaking point is the first stage whose p99 crosses the limit") {
+    // `sleep` blocks the single-threaded fixture for 10 ms: capacity is about 100 calls/s.
+    auto server = fixture("echo_server.py");
+    auto options = quick_options();
+    options.breaking_p99 = 150ms;
+    const mlt::workload load = mlt::ramp(mlt::staged_load::driver::rate, 20, 180, 3, 1s);
+    const auto calls = mlt::mix::single("sleep", mlt::args("ms", 10));
+    auto report = co_await mlt::run(server, load, calls, mlt::thresholds{}, options);
+    INFO(report.summary());
+    CHECK(report.workload == "staged_rate");
+    REQUIRE(report.stages.size() == 6);
+    REQUIRE(report.breaking_stage.has_value());
+    CHECK(*report.breaking_stage >= 3);  // not the 20 calls/s hold
+    CHECK(report.stages[1].stats.latency.p99 < 150ms);
+    CHECK(report.breaking_reason.find("p99") != std::string::npos);
+}
+
+MCP_LOADTEST_CASE("patterns: a step uses the previous result; abort_pattern stops on failure") {
+    auto server = fixture("echo_server.py");
+    mlt::pattern chain{"echo-then-echo",
+                       {mlt::step{.tool = "echo", .arguments = {{"message", "abc"}}},
+                        mlt::step{.tool = "echo",
+                                  .from_previous = [](const mlt::call_result& prev, std::uint64_t, mlt::load_rng&) {
+                                      return mlt::json{{"message", prev.text() + "!"}};
+                                  }}},
+                       1.0};
+    mlt::pattern failing{"fail-then-never",
+                         {mlt::step{.tool = "fail", .on_error = mlt::on_step_error::abort_pattern},
+                          mlt::step{.tool = "add", .arguments = {{"a", 1}, {"b", 1}}}},
+                         1.0};
+    const mlt::mix calls(std::vector<mlt::weighted_call>{}, {chain, failing});
+    auto options = quick_options();
+    options.trace_path = std::filesystem::temp_directory_path() / ("mlt-trace-" + std::to_string(::getpid()) + ".jsonl");
+    const mlt::workload load = mlt::closed_load{.users = 2, .duration = 1s, .max_iterations = 40};
+    auto report = co_await mlt::run(server, load, calls, mlt::thresholds{}, options);
+    CHECK(report.iterations_started == 40);
+    CHECK(report.per_tool.count("add") == 0);  // never reached
+    CHECK(report.per_tool.at("fail").outcomes[mlt::outcome::tool_error] == report.per_tool.at("fail").calls());
+    // Every echo chain ran both steps: two echo calls per chain iteration.
+    CHECK(report.per_tool.at("echo").calls() == 2 * (40 - report.per_tool.at("fail").calls()));
+
+    // The trace: one JSON line per call and per process sample.
+    std::ifstream trace(options.trace_path);
+    std::string line;
+    std::size_t calls_traced = 0, samples_traced = 0, second_steps = 0;
+    while (std::getline(trace, line)) {
+        const auto j = mlt::json::parse(line);
+        if (j["kind"] == "call") ++calls_traced;
+        if (j["kind"] == "process_sample") ++samples_traced;
+        (void)second_steps;
+    }
+    CHECK(calls_traced == report.overall.calls());
+    CHECK(samples_traced == report.processes.at(0).samples.size());
+    std::filesystem::remove(options.trace_path);
+}
+
+MCP_LOADTEST_CASE("generated arguments are reproducible from the seed") {
+    auto server = fixture("echo_server.py");
+    std::vector<std::int64_t> first, second, other;
+    const auto make_mix = [](std::vector<std::int64_t>& sink) {
+        mlt::weighted_call c{.tool = "add"};
+        c.generate = [&sink](std::uint64_t, mlt::load_rng& rng) {
+            const auto a = mlt::uniform(rng, 0, 1000000);
+            sink.push_back(a);
+            return mlt::json{{"a", a}, {"b", 1}};
+        };
+        return mlt::mix(std::vector<mlt::weighted_call>{c});
+    };
+    const mlt::workload load = mlt::closed_load{.users = 1, .duration = 5s, .max_iterations = 20};
+    auto options = quick_options();
+    options.sample_interval = 0ms;
+    (void)co_await mlt::run(server, load, make_mix(first), mlt::thresholds{}, options);
+    (void)co_await mlt::run(server, load, make_mix(second), mlt::thresholds{}, options);
+    options.seed = 7;
+    (void)co_await mlt::run(server, load, make_mix(other), mlt::thresholds{}, options);
+    CHECK(first.size() == 20);
+    CHECK(first == second);
+    CHECK(first != other);
+}
+
+// ---- thresholds --------------------------------------------------------------------
+
+MCP_LOADTEST_CASE("thresholds: violations say expected vs actual; missing evidence fails") {
+    auto server = fixture("slow_server.py", {"--delay-ms", "50"});
+    auto options = quick_options();
+    options.sample_interval = 0ms;
+    mlt::thresholds slo;
+    slo.p50 = 1ms;
+    slo.error_rate = 0.5;
+    slo.per_tool["never_called"] = mlt::latency_thresholds{.p99 = 1s};
+    slo.rss_growth_mb = 10;
+    const mlt::workload load = mlt::open_load{.rate = 50, .duration = 1s};
+    const auto calls = mlt::mix::single("slow");
+    auto report = co_await mlt::run(server, load, calls, slo, options);
+    CHECK_FALSE(report.passed);
+    std::map<std::string, mlt::threshold_violation> by_metric;
+    for (const auto& v : report.violations) by_metric[v.metric] = v;
+    REQUIRE(by_metric.count("p50"));
+    CHECK(by_metric["p50"].expected == "<= 1 ms");
+    CHECK(by_metric["p50"].actual.find("ms") != std::string::npos);
+    CHECK_FALSE(by_metric["p50"].meaning.empty());
+    CHECK(by_metric.count("error_rate") == 0);
+    CHECK(by_metric.count("tool:never_called") == 1);
+    CHECK(by_metric.count("process") == 1);  // rss objective without samples
+    const std::string text = mlt::detail::passed_failure(report);
+    CHECK(text.find("p50: expected <= 1 ms") != std::string::npos);
+}
+
+MCP_LOADTEST_CASE("abort on critical: a crashing server stops the run early") {
+    auto server = fixture("crash_server.py", {"--after", "30"});
+    server.stderr_to = mlt::stderr_mode::discard;
+    mlt::thresholds slo;
+    slo.abort_on_critical = true;
+    const mlt::workload load = mlt::open_load{.rate = 100, .duration = 10s};
+    const auto calls = mlt::mix::single("echo", mlt::args("message", "x"));
+    const auto t0 = std::chrono::steady_clock::now();
+    auto report = co_await mlt::run(server, load, calls, slo, quick_options());
+    CHECK(std::chrono::steady_clock::now() - t0 < 5s);
+    CHECK(report.aborted);
+    CHECK(report.abort_reason.find("crash") != std::string::npos);
+    CHECK(report.crashes() >= 1);
+    CHECK_FALSE(report.passed);
+}
+
+// ---- detectors -----------------------------------------------------------------
+
+MCP_LOADTEST_CASE("deadlock probe: the lazy-init deadlock is critical within twice the hang threshold") {
+    auto server = fixture("hang_on_first_call.py");
+    mlt::probe_options options{.concurrent = 20, .hang_threshold = 1s};
+    const auto args = mlt::args("ticker", "AAPL");
+    auto probe = co_await mlt::deadlock_probe(server, "get_market_data", args, options);
+    CHECK(probe.verdict == mlt::probe_verdict::critical);
+    CHECK(probe.deadlocked == 20);
+    CHECK(probe.deadlocked_ids.size() == 20);
+    for (const auto& c : probe.calls) CHECK(c.duration < 2s);
+    const std::string text = mlt::detail::no_deadlock_failure(probe);
+    CHECK(text.find("tools/call") != std::string::npos);
+    CHECK(text.find(std::to_string(probe.deadlocked_ids.front())) != std::string::npos);
+
+    auto healthy = fixture("echo_server.py");
+    const auto echo_args = mlt::args("message", "x");
+    auto ok = co_await mlt::deadlock_probe(healthy, "echo", echo_args, options);
+    MCP_CHECK_NO_DEADLOCK(ok);
+    CHECK(ok.verdict == mlt::probe_verdict::pass);
+    CHECK(ok.ok == 20);
+}
+
+MCP_LOADTEST_CASE("deadlock probe: a server stuck before tools/list is reported at that stage") {
+    auto server = fixture("slow_init_server.py", {"--delay-ms", "3000"});
+    server.startup_timeout = 300ms;
+    const auto args = mlt::args("message", "x");
+    auto probe = co_await mlt::deadlock_probe(server, "echo", args, mlt::probe_options{.hang_threshold = 500ms});
+    CHECK(probe.verdict == mlt::probe_verdict::critical);
+    CHECK(probe.failed_stage == "initialize");
+    CHECK(probe.has_deadlock());
+}
+
+MCP_LOADTEST_CASE("race check: a racy lazy cache diverges, the locked one does not") {
+    auto racy = fixture("race_server.py");
+    auto report = co_await mlt::race_check(racy, "get_config", mlt::json::object(), mlt::race_options{.concurrent = 10});
+    CHECK(report.calls == 10);
+    CHECK(report.divergent());
+    CHECK(mlt::detail::no_divergence_failure(report).find("different responses") != std::string::npos);
+
+    auto fixed = fixture("race_server.py", {"--fixed"});
+    auto clean = co_await mlt::race_check(fixed, "get_config", mlt::json::object(), mlt::race_options{.concurrent = 10});
+    MCP_CHECK_NO_DIVERGENCE(clean);
+    CHECK(clean.groups.size() == 1);
+    CHECK(clean.groups[0].count == 10);
+}
+
+MCP_LOADTEST_CASE("cold start: each phase gets a real histogram") {
+    auto server = fixture("slow_init_server.py", {"--delay-ms", "200"});
+    const auto args = mlt::args("message", "x");
+    auto report = co_await mlt::cold_start(server, "echo", args, mlt::cold_start_options{.iterations = 3});
+    CHECK(report.samples.size() == 4);
+    CHECK(report.discarded == 1);
+    CHECK(report.failures == 0);
+    CHECK(report.initialize.count() == 3);
+    CHECK(report.initialize_summary.p50 >= 200ms);
+    CHECK(report.spawn_summary.p50 < 200ms);
+    CHECK(report.first_call_summary.max < 1s);
+    CHECK(report.total_summary.min >= report.initialize_summary.min);
+}
+
+MCP_LOADTEST_CASE("leak detection: a leaking server is flagged; warm-up-only allocation is not") {
+    auto options = quick_options();
+    options.sample_interval = 50ms;
+    options.leak.warmup = 500ms;
+    options.leak.rss_growth_mb = 3;
+    const mlt::workload load = mlt::open_load{.rate = 150, .duration = 3s};
+    const auto calls = mlt::mix::single("echo", mlt::args("message", "x"));
+
+    auto leaking = fixture("leak_server.py", {"--kb-per-call", "100"});
+    auto leak_report = co_await mlt::run(leaking, load, calls, mlt::thresholds{.rss_growth_mb = 3}, options);
+    const std::string leak_text = mlt::detail::no_leak_failure(leak_report);
+    CHECK(leak_text.find("rss_mb") != std::string::npos);
+    CHECK_FALSE(leak_report.passed);
+
+    auto warmup_only = fixture("leak_server.py", {"--kb-per-call", "100", "--warmup-calls", "40"});
+    auto flat_report = co_await mlt::run(warmup_only, load, calls, mlt::thresholds{.rss_growth_mb = 3}, options);
+    MCP_CHECK_NO_LEAK(flat_report);
+    MCP_CHECK_PASSED(flat_report);
+}
+
+// ---- the report as data -----------------------------------------------------------
+
+MCP_LOADTEST_CASE("the report round-trips through JSON and matches its published schema") {
+    auto server = fixture("echo_server.py");
+    const mlt::workload load = mlt::open_load{.rate = 100, .duration = 1s};
+    const auto calls = mlt::mix::single("echo", mlt::args("message", "x"));
+    mlt::thresholds slo;
+    slo.p99 = 1ns;  // a violation to carry
+    auto report = co_await mlt::run(server, load, calls, slo, quick_options());
+    const mlt::json j = report;
+    const auto back = j.get<mlt::load_report>();
+    CHECK(mlt::json(back) == j);
+    CHECK(back.overall.histogram.count() == report.overall.histogram.count());
+    CHECK(back.overall.latency.p99 == report.overall.latency.p99);
+
+    const auto schema = mlt_test::load_json(mlt_test::repo_dir + "/docs/schema/load_report.schema.json");
+    const auto problems = mlt_test::validate(j, schema);
+    for (const auto& p : problems) CHECK_MESSAGE(false, p);
+    CHECK(problems.empty());
+    CHECK_THROWS_AS(mlt::json::object().get<mlt::load_report>(), std::invalid_argument);
+}
