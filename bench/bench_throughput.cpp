@@ -14,6 +14,8 @@
 //       --server PATH       the fast server (default: the one built alongside)
 //       --smoke             a few seconds in all (CI): 0.05 s runs, 2 runs, 2,000 in flight
 //       --verbose           print every run
+//       --sustained S       then 64 in flight for S s (default 4; 0 skips) with a per-call
+//                           timeout of --sustained-timeout T s (default 1): req/s and RSS per second
 //     bench_throughput --memory-only N [--when-all]   the memory test alone (a fresh process)
 //     bench_throughput --count N [--raw]              exactly N requests at 64 in flight, nothing
 //                                                     else (for callgrind)
@@ -61,6 +63,7 @@ struct config {
     std::string server = FAST_ECHO_SERVER;
     bool smoke = false;
     bool verbose = false;
+    double sustained = 4, sustained_timeout = 1;
     // single-purpose modes
     std::size_t memory_only = 0;
     bool when_all_mode = false;
@@ -425,6 +428,50 @@ int memory_test_in_child(const config& c, bool use_when_all) {
 
 // ---- fixed work, for callgrind ----------------------------------------------------
 
+// ---- sustained load past the per-call timeout ---------------------------------------
+
+// 64 calls in flight for `seconds`, with a per-call timeout shorter than the
+// run, in a fresh session: requests/s and VmRSS second by second. A session
+// whose cost per call grows with the calls it has issued (rather than with
+// the calls in flight) shows here as rising RSS or falling throughput once the
+// first timeout period has passed.
+asio::awaitable<int> sustained(const config& c) {
+    auto ex = co_await asio::this_coro::executor;
+    const mlt::arguments args = bench_arguments();
+    mlt::stdio_server server = library_server(c, false);
+    mlt::session s = co_await mlt::connect(server);
+    auto st = std::make_shared<lib_run_state>(ex);
+    mlt::call_options opts;
+    opts.timeout = std::chrono::milliseconds(static_cast<long>(c.sustained_timeout * 1000));
+    const std::size_t window = 64;
+    st->running = window;
+    for (std::size_t i = 0; i < window; ++i)
+        asio::co_spawn(ex, lib_worker(s, args, opts, st.get()), [](std::exception_ptr e) {
+            if (e) std::rethrow_exception(e);
+        });
+    std::printf("sustained: 64 in flight for %.0f s, per-call timeout %.1f s, unpinned, fresh session\n",
+                c.sustained, c.sustained_timeout);
+    asio::steady_timer tick(ex);
+    std::uint64_t last = 0;
+    const auto t0 = clk::now();
+    for (int sec = 1; sec <= static_cast<int>(c.sustained); ++sec) {
+        tick.expires_at(t0 + std::chrono::seconds(sec));
+        co_await tick.async_wait(asio::use_awaitable);
+        std::printf("  %2d s: %9s req/s   VmRSS %7.1f MiB\n", sec,
+                    fmt_rate(static_cast<double>(st->ok - last)).c_str(), static_cast<double>(vm_rss_kb()) / 1024.0);
+        std::fflush(stdout);
+        last = st->ok;
+    }
+    st->stop = true;
+    asio::error_code ec;
+    co_await st->done.async_wait(asio::redirect_error(asio::use_awaitable, ec));
+    if (st->failed)
+        std::printf("  %llu calls failed, first: %s\n", static_cast<unsigned long long>(st->failed),
+                    st->first_failure.c_str());
+    co_await s.close();
+    co_return st->failed ? 1 : 0;
+}
+
 asio::awaitable<int> count_mode(const config& c) {
     const std::size_t window = 64;
     if (c.count_raw) {
@@ -498,6 +545,10 @@ asio::awaitable<int> run_all(const config& c) {
     }
 
     int status = failures_total ? 1 : 0;
+    if (c.sustained > 0) {
+        std::printf("\n");
+        if (co_await sustained(c) != 0) status = 1;
+    }
     if (c.in_flight > 0) {
         std::printf("\n");
         if (memory_test_in_child(c, false) != 0) status = 1;
@@ -547,11 +598,14 @@ int main(int argc, char** argv) {
         else if (a == "--count") c.count = std::strtoull(next(), nullptr, 10);
         else if (a == "--raw") c.count_raw = true;
         else if (a == "--verbose") c.verbose = true;
+        else if (a == "--sustained") c.sustained = std::strtod(next(), nullptr);
+        else if (a == "--sustained-timeout") c.sustained_timeout = std::strtod(next(), nullptr);
         else if (a == "--smoke") {
             c.smoke = true;
             c.seconds = 0.05;
             c.runs = 2;
             c.in_flight = 2000;
+            c.sustained = 0;
         } else {
             std::fprintf(stderr, "unknown argument %s (see the comment at the top of bench_throughput.cpp)\n",
                          a.c_str());

@@ -48,6 +48,22 @@ MCP_LOADTEST_CASE("check on a failed call names the call") {
     co_await s.close();
 }
 
+MCP_LOADTEST_CASE("a load report that misses its SLO") {
+    auto server = mlt_test::fixture("echo_server.py");
+    const mlt::workload load = mlt::open_load{.rate = 50, .duration = 500ms};
+    const auto calls = mlt::mix::single("echo", mlt::args("message", "x"));
+    const mlt::thresholds slo{.p99 = 1ns};
+    auto report = co_await mlt::run(server, load, calls, slo);
+    MCP_CHECK_PASSED(report);  // EXPECT-FAIL
+}
+
+MCP_LOADTEST_CASE("a deadlocked server fails the no-deadlock check") {
+    auto server = mlt_test::fixture("hang_on_first_call.py");
+    const auto args = mlt::args("ticker", "X");
+    auto probe = co_await mlt::deadlock_probe(server, "get_market_data", args, {.concurrent = 3, .hang_threshold = 300ms});
+    MCP_CHECK_NO_DEADLOCK(probe);  // EXPECT-FAIL
+}
+
 MCP_LOADTEST_CASE("a passing case stays passing") {
     auto server = mlt_test::fixture("echo_server.py");
     auto s = co_await mlt::connect(server);

@@ -41,3 +41,19 @@ MCP_LOADTEST_CASE("catch2: in-flight calls end as crashes when the server exits"
     for (int i = 1; i < 5; ++i) MCP_CHECK_OUTCOME(results[i], mlt::outcome::crash);
     co_await session.close();
 }
+
+MCP_LOADTEST_CASE("catch2: load reports and detectors with the assertion macros", "[catch2]") {
+    auto server = fixture("echo_server.py");
+    const mlt::workload load = mlt::open_load{.rate = 100, .duration = 1s};
+    const auto calls = mlt::mix::single("echo", mlt::args("message", "x"));
+    const mlt::thresholds slo{.p99 = 1s, .error_rate = 0.0};
+    auto report = co_await mlt::run(server, load, calls, slo);
+    MCP_REQUIRE_PASSED(report);
+    MCP_CHECK_NO_LEAK(report);
+    MCP_CHECK_SLO(report, report.overall.calls() >= 90);
+    const auto args = mlt::args("message", "x");
+    auto probe = co_await mlt::deadlock_probe(server, "echo", args, {.concurrent = 10, .hang_threshold = 2s});
+    MCP_REQUIRE_NO_DEADLOCK(probe);
+    auto race = co_await mlt::race_check(server, "echo", args, {.concurrent = 10});
+    MCP_CHECK_NO_DIVERGENCE(race);
+}

@@ -1,0 +1,63 @@
+// Load tests and bug-class detectors, written as ordinary doctest cases.
+//
+// Each case drives a bundled fixture server; point `server` at your own.
+#define DOCTEST_CONFIG_IMPLEMENT_WITH_MAIN
+#include <doctest/doctest.h>
+#include <mcp_loadtest/doctest.hpp>
+
+#include <cstdio>
+
+namespace mlt = mcp_loadtest;
+using namespace std::chrono_literals;
+
+MCP_LOADTEST_CASE("sustained load meets SLOs") {
+    mlt::stdio_server server{PYTHON, {FIXTURES "/echo_server.py"}};
+    // GCC 12: build braced values in their own statements, not inside co_await.
+    const mlt::mix calls{{"echo", {{"message", "AAPL"}}, 1.0}, {"add", {{"a", 1}, {"b", 2}}, 0.3}};
+    const mlt::workload load = mlt::open_load{.rate = 200 /*calls/s*/, .duration = 3s};
+    const mlt::thresholds slo{.p99 = 500ms, .error_rate = 0.01};
+    auto report = co_await mlt::run(server, load, calls, slo);
+    std::printf("%s", report.summary().c_str());
+    MCP_REQUIRE_PASSED(report);  // on failure: each violated threshold, expected vs actual, and what it means
+}
+
+MCP_LOADTEST_CASE("no lazy-init deadlock") {
+    mlt::stdio_server server{PYTHON, {FIXTURES "/echo_server.py"}};
+    const auto args = mlt::args("message", "AAPL");
+    auto probe = co_await mlt::deadlock_probe(server, "echo", args, {.concurrent = 20, .hang_threshold = 2s});
+    std::printf("deadlock probe: %s: %s\n", std::string(mlt::to_string(probe.verdict)).c_str(), probe.explanation.c_str());
+    MCP_REQUIRE_NO_DEADLOCK(probe);  // on failure: the method and the request ids that never answered
+}
+
+MCP_LOADTEST_CASE("the deadlock probe catches the lazy-init deadlock") {
+    mlt::stdio_server server{PYTHON, {FIXTURES "/hang_on_first_call.py"}};
+    const auto args = mlt::args("ticker", "AAPL");
+    auto probe = co_await mlt::deadlock_probe(server, "get_market_data", args, {.concurrent = 20, .hang_threshold = 1s});
+    std::printf("deadlock probe: %s\n", probe.explanation.c_str());
+    CHECK(probe.verdict == mlt::probe_verdict::critical);
+    CHECK(probe.deadlocked == 20);
+}
+
+MCP_LOADTEST_CASE("ramp to the breaking point, two server processes") {
+    mlt::stdio_server server{PYTHON, {FIXTURES "/echo_server.py"}};
+    // `sleep` holds the single-threaded server 10 ms per call: ~100 calls/s per process.
+    const auto calls = mlt::mix::single("sleep", mlt::args("ms", 10));
+    const mlt::workload load = mlt::ramp(mlt::staged_load::driver::rate, 50, 400, 4, 1s);
+    mlt::run_options options;
+    options.sessions = 2;
+    options.breaking_p99 = 200ms;
+    auto report = co_await mlt::run(server, load, calls, mlt::thresholds{}, options);
+    std::printf("%s", report.summary().c_str());
+    for (const auto& st : report.stages)
+        if (st.duration_s > 0)
+            std::printf("  %-8s %6.0f calls/s target: p99 %8.2f ms, %zu calls, %llu dropped\n", st.name.c_str(), st.target,
+                        st.stats.latency.p99.count() / 1e6, static_cast<std::size_t>(st.stats.calls()),
+                        static_cast<unsigned long long>(st.dropped));
+    CHECK(report.breaking_stage.has_value());
+}
+
+MCP_LOADTEST_CASE("identical concurrent calls agree (race check)") {
+    mlt::stdio_server server{PYTHON, {FIXTURES "/race_server.py", "--fixed"}};
+    auto race = co_await mlt::race_check(server, "get_config", mlt::json::object(), {.concurrent = 10});
+    MCP_CHECK_NO_DIVERGENCE(race);
+}
