@@ -47,17 +47,29 @@ json args(KeyValues&&... kv) {
 }
 
 /// A tools/call argument object: a json object, a braced initializer
-/// (`{{"ticker", "AAPL"}}`), or a raw_json serialized ahead of time.
+/// (`{{"ticker", "AAPL"}}`), or a raw_json serialized ahead of time. A named
+/// raw_json is referenced, not copied: keep it alive while the call is made.
 class arguments {
 public:
-    arguments() : text_("{}") {}
-    arguments(const json& value) : text_(value.is_null() ? "{}" : value.dump()) {}  // NOLINT: implicit on purpose
-    arguments(json::initializer_list_t init) : text_(json(init).dump()) {}        // NOLINT
-    arguments(raw_json raw) : text_(std::move(raw.text)) {}                        // NOLINT
-    [[nodiscard]] const std::string& text() const noexcept { return text_; }
+    arguments() : owned_("{}"), text_(&owned_) {}
+    arguments(const json& value) : owned_(value.is_null() ? "{}" : value.dump()), text_(&owned_) {}  // NOLINT: implicit
+    arguments(json::initializer_list_t init) : owned_(json(init).dump()), text_(&owned_) {}        // NOLINT
+    arguments(const raw_json& raw) : text_(&raw.text) {}                                           // NOLINT
+    arguments(raw_json&& raw) : owned_(std::move(raw.text)), text_(&owned_) {}                     // NOLINT
+    arguments(const arguments& o) : owned_(o.owned_), text_(o.owns() ? &owned_ : o.text_) {}
+    arguments& operator=(const arguments& o) {
+        if (this != &o) {
+            owned_ = o.owned_;
+            text_ = o.owns() ? &owned_ : o.text_;
+        }
+        return *this;
+    }
+    [[nodiscard]] const std::string& text() const noexcept { return *text_; }
 
 private:
-    std::string text_;
+    [[nodiscard]] bool owns() const noexcept { return text_ == &owned_; }
+    std::string owned_;
+    const std::string* text_;
 };
 
 }  // namespace mcp_loadtest

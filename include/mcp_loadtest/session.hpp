@@ -114,15 +114,16 @@ public:
         req.method = "tools/call";
         req.tool.assign(name);
         req.options = options;
+        using namespace std::string_view_literals;
         std::string& line = req.line;
         line.reserve(96 + name.size() + args.text().size());
-        detail::begin_request(line, req.id, "tools/call");
-        line += R"(,"params":{"name":)";
+        detail::begin_request(line, req.id, "tools/call"sv);
+        line += R"(,"params":{"name":)"sv;
         detail::append_json_string(line, name);
-        line += R"(,"arguments":)";
+        line += R"(,"arguments":)"sv;
         line += args.text();
         append_progress_meta(line, req);
-        line += "}}\n";
+        line += "}}\n"sv;
         return start(std::move(req));
     }
 

@@ -15,6 +15,16 @@
 
 namespace mcp_loadtest::detail {
 
+/// True for the bytes a JSON string cannot hold as they are: '"', '\\' and controls.
+inline constexpr struct json_escape_table_t {
+    bool needs[256]{};
+    constexpr json_escape_table_t() {
+        for (int c = 0; c < 0x20; ++c) needs[c] = true;
+        needs[static_cast<unsigned char>('"')] = true;
+        needs[static_cast<unsigned char>('\\')] = true;
+    }
+} json_escape_table{};
+
 /// A [begin, begin+size) slice of a scanned line; size 0 means "absent".
 struct span {
     std::uint32_t begin = 0;
@@ -42,214 +52,274 @@ struct envelope {
     std::size_t error_offset = 0;  // where validation failed, when !valid
 };
 
+#if defined(__GNUC__)
+#define MCP_LOADTEST_ALWAYS_INLINE [[gnu::always_inline]] inline
+#else
+#define MCP_LOADTEST_ALWAYS_INLINE inline
+#endif
+
 class envelope_scanner {
 public:
     /// Scans `line`. Members seen before a syntax error are still reported
     /// (so a truncated response can still be attributed to its request id).
     static envelope scan(std::string_view line) noexcept {
         envelope env;
-        envelope_scanner s{line.data(), line.data() + line.size(), line.data()};
-        s.skip_ws();
-        if (s.p_ < s.end_ && *s.p_ == '{') {
+        const char* const begin = line.data();
+        const char* const end = begin + line.size();
+        const char* fail = end;
+        const char* p = skip_ws(begin, end);
+        if (p < end && *p == '{') {
             env.is_object = true;
-            env.valid = s.top_object(env) && (s.skip_ws(), s.p_ == s.end_);
+            p = top_object(p, end, begin, env, fail);
         } else {
-            env.valid = s.value(0) && (s.skip_ws(), s.p_ == s.end_);
+            p = skip_value(p, end, 0, fail);
         }
-        if (!env.valid) env.error_offset = static_cast<std::size_t>(s.p_ - s.begin_);
+        if (p) {
+            p = skip_ws(p, end);
+            if (p != end) fail = p;
+        }
+        env.valid = p == end;
+        if (!env.valid) env.error_offset = static_cast<std::size_t>(fail - begin);
         return env;
     }
 
 private:
     static constexpr int max_depth = 512;
 
-    envelope_scanner(const char* p, const char* end, const char* begin)
-        : p_(p), end_(end), begin_(begin) {}
+    // Everything works on local pointers passed by value: a loop over a
+    // member pointer would reload and store it on every byte (a char load may
+    // alias it). Leaves are forced inline; only containers loop.
 
-    const char* p_;
-    const char* end_;
-    const char* begin_;
-
-    span make_span(const char* b, const char* e) const noexcept {
-        return span{static_cast<std::uint32_t>(b - begin_), static_cast<std::uint32_t>(e - b)};
+    MCP_LOADTEST_ALWAYS_INLINE static const char* skip_ws(const char* p, const char* e) noexcept {
+        // Compact JSON has no whitespace: one comparison in the common case.
+        while (p < e && static_cast<unsigned char>(*p) <= ' ' &&
+               (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r'))
+            ++p;
+        return p;
     }
 
-    void skip_ws() noexcept {
-        while (p_ < end_ && (*p_ == ' ' || *p_ == '\t' || *p_ == '\n' || *p_ == '\r')) ++p_;
+    template <std::size_t N>
+    MCP_LOADTEST_ALWAYS_INLINE static bool is(std::string_view key, const char (&word)[N]) noexcept {
+        return key.size() == N - 1 && std::memcmp(key.data(), word, N - 1) == 0;
     }
 
     static bool is_hex(char c) noexcept {
         return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
     }
 
-    // On entry *p_ == '"'. Leaves p_ after the closing quote.
-    bool string() noexcept {
-        ++p_;
-        while (p_ < end_) {
-            const auto c = static_cast<unsigned char>(*p_);
-            if (c == '"') { ++p_; return true; }
-            if (c < 0x20) return false;
-            if (c == '\\') {
-                if (++p_ >= end_) return false;
-                switch (*p_) {
-                    case '"': case '\\': case '/': case 'b': case 'f': case 'n': case 'r': case 't':
-                        ++p_; break;
-                    case 'u':
-                        if (end_ - p_ < 5 || !is_hex(p_[1]) || !is_hex(p_[2]) || !is_hex(p_[3]) ||
-                            !is_hex(p_[4]))
-                            return false;
-                        p_ += 5; break;
-                    default: return false;
+    // On entry *p == '"'. Returns the position after the closing quote, or
+    // nullptr with `fail` set.
+    MCP_LOADTEST_ALWAYS_INLINE static const char* skip_string(const char* p, const char* e,
+                                                              const char*& fail) noexcept {
+        ++p;
+        for (;;) {
+            while (p < e && !json_escape_table.needs[static_cast<unsigned char>(*p)]) ++p;
+            if (p >= e) break;
+            if (*p == '"') return p + 1;
+            if (*p != '\\' || ++p >= e) break;  // a control character, or a trailing backslash
+            switch (*p) {
+                case '"': case '\\': case '/': case 'b': case 'f': case 'n': case 'r': case 't':
+                    ++p;
+                    continue;
+                case 'u':
+                    if (e - p < 5 || !is_hex(p[1]) || !is_hex(p[2]) || !is_hex(p[3]) || !is_hex(p[4])) break;
+                    p += 5;
+                    continue;
+                default: break;
+            }
+            break;
+        }
+        fail = p;
+        return nullptr;
+    }
+
+    MCP_LOADTEST_ALWAYS_INLINE static const char* skip_number(const char* p, const char* e,
+                                                              const char*& fail) noexcept {
+        const auto digit = [](char c) { return c >= '0' && c <= '9'; };
+        if (p < e && *p == '-') ++p;
+        if (p >= e) return fail = p, nullptr;
+        if (*p == '0') ++p;
+        else if (*p >= '1' && *p <= '9') while (p < e && digit(*p)) ++p;
+        else return fail = p, nullptr;
+        if (p < e && *p == '.') {
+            ++p;
+            if (p >= e || !digit(*p)) return fail = p, nullptr;
+            while (p < e && digit(*p)) ++p;
+        }
+        if (p < e && (*p == 'e' || *p == 'E')) {
+            ++p;
+            if (p < e && (*p == '+' || *p == '-')) ++p;
+            if (p >= e || !digit(*p)) return fail = p, nullptr;
+            while (p < e && digit(*p)) ++p;
+        }
+        return p;
+    }
+
+    template <std::size_t N>
+    MCP_LOADTEST_ALWAYS_INLINE static const char* skip_literal(const char* p, const char* e, const char (&word)[N],
+                                                               const char*& fail) noexcept {
+        if (static_cast<std::size_t>(e - p) < N - 1 || std::memcmp(p, word, N - 1) != 0) return fail = p, nullptr;
+        return p + (N - 1);
+    }
+
+    // At a member's opening quote: skips `"key" :` and the whitespace after it.
+    MCP_LOADTEST_ALWAYS_INLINE static const char* skip_key(const char* p, const char* e, std::string_view& key,
+                                                           const char*& fail) noexcept {
+        if (p >= e || *p != '"') return fail = p, nullptr;
+        const char* kb = p + 1;
+        if (!(p = skip_string(p, e, fail))) return nullptr;
+        key = std::string_view(kb, static_cast<std::size_t>(p - 1 - kb));
+        p = skip_ws(p, e);
+        if (p >= e || *p != ':') return fail = p, nullptr;
+        return skip_ws(p + 1, e);
+    }
+
+    // Validates one value at p (whitespace already skipped) whose container
+    // sits at `depth`. Iterative: nesting costs a bit, not a stack frame.
+    static const char* skip_value(const char* p, const char* e, int depth, const char*& fail) noexcept {
+        std::uint64_t is_object[max_depth / 64 + 1] = {};  // per open container: object (1) or array (0)
+        int open = 0;
+        std::string_view key;
+        for (;;) {
+            if (p >= e) return fail = p, nullptr;
+            switch (*p) {
+                case '"': p = skip_string(p, e, fail); break;
+                case 't': p = skip_literal(p, e, "true", fail); break;
+                case 'f': p = skip_literal(p, e, "false", fail); break;
+                case 'n': p = skip_literal(p, e, "null", fail); break;
+                case '{':
+                case '[': {
+                    const bool obj = *p == '{';
+                    if (depth + open + 1 > max_depth) return fail = p, nullptr;
+                    if (obj) is_object[open / 64] |= std::uint64_t{1} << (open % 64);
+                    else is_object[open / 64] &= ~(std::uint64_t{1} << (open % 64));
+                    ++open;
+                    p = skip_ws(p + 1, e);
+                    if (p < e && *p == (obj ? '}' : ']')) {
+                        ++p;
+                        --open;
+                        break;
+                    }
+                    if (obj && !(p = skip_key(p, e, key, fail))) return nullptr;
+                    continue;  // the first element or member value
                 }
+                default: p = skip_number(p, e, fail); break;
+            }
+            if (!p) return nullptr;
+            // After a value: commas and closing brackets.
+            for (;;) {
+                if (open == 0) return p;
+                p = skip_ws(p, e);
+                if (p >= e) return fail = p, nullptr;
+                const bool obj = (is_object[(open - 1) / 64] >> ((open - 1) % 64)) & 1;
+                if (*p == ',') {
+                    p = skip_ws(p + 1, e);
+                    if (obj && !(p = skip_key(p, e, key, fail))) return nullptr;
+                    break;  // the next value
+                }
+                if (*p != (obj ? '}' : ']')) return fail = p, nullptr;
+                ++p;
+                --open;
+            }
+        }
+    }
+
+    // The "result" object: its members, noting whether "isError" is the literal true.
+    static const char* result_object(const char* p, const char* e, bool& is_error, const char*& fail) noexcept {
+        p = skip_ws(p + 1, e);
+        if (p < e && *p == '}') return p + 1;
+        std::string_view key;
+        for (;;) {
+            if (!(p = skip_key(p, e, key, fail))) return nullptr;
+            if (is(key, "isError") && static_cast<std::size_t>(e - p) >= 4 && std::memcmp(p, "true", 4) == 0) {
+                is_error = true;
+                p += 4;
+            } else if (!(p = skip_value(p, e, 1, fail))) {
+                return nullptr;
+            }
+            p = skip_ws(p, e);
+            if (p >= e) return fail = p, nullptr;
+            if (*p == ',') {
+                p = skip_ws(p + 1, e);
                 continue;
             }
-            // Fast skip of plain bytes.
-            ++p_;
-        }
-        return false;
-    }
-
-    bool number() noexcept {
-        const char* start = p_;
-        if (p_ < end_ && *p_ == '-') ++p_;
-        if (p_ >= end_) return false;
-        if (*p_ == '0') ++p_;
-        else if (*p_ >= '1' && *p_ <= '9') while (p_ < end_ && *p_ >= '0' && *p_ <= '9') ++p_;
-        else return false;
-        if (p_ < end_ && *p_ == '.') {
-            ++p_;
-            if (p_ >= end_ || *p_ < '0' || *p_ > '9') return false;
-            while (p_ < end_ && *p_ >= '0' && *p_ <= '9') ++p_;
-        }
-        if (p_ < end_ && (*p_ == 'e' || *p_ == 'E')) {
-            ++p_;
-            if (p_ < end_ && (*p_ == '+' || *p_ == '-')) ++p_;
-            if (p_ >= end_ || *p_ < '0' || *p_ > '9') return false;
-            while (p_ < end_ && *p_ >= '0' && *p_ <= '9') ++p_;
-        }
-        return p_ > start;
-    }
-
-    bool literal(std::string_view word) noexcept {
-        if (static_cast<std::size_t>(end_ - p_) < word.size() ||
-            std::memcmp(p_, word.data(), word.size()) != 0)
-            return false;
-        p_ += word.size();
-        return true;
-    }
-
-    bool value(int depth) noexcept {
-        skip_ws();
-        if (p_ >= end_) return false;
-        switch (*p_) {
-            case '"': return string();
-            case '{': return object(depth + 1, nullptr);
-            case '[': return array(depth + 1);
-            case 't': return literal("true");
-            case 'f': return literal("false");
-            case 'n': return literal("null");
-            default: return number();
+            if (*p == '}') return p + 1;
+            return fail = p, nullptr;
         }
     }
 
-    bool array(int depth) noexcept {
-        if (depth > max_depth) return false;
-        ++p_;
-        skip_ws();
-        if (p_ < end_ && *p_ == ']') { ++p_; return true; }
+    static const char* top_object(const char* p, const char* e, const char* begin, envelope& env,
+                                  const char*& fail) noexcept {
+        const auto make_span = [begin](const char* b, const char* end) {
+            return span{static_cast<std::uint32_t>(b - begin), static_cast<std::uint32_t>(end - b)};
+        };
+        p = skip_ws(p + 1, e);
+        if (p < e && *p == '}') return p + 1;
+        std::string_view key;
         for (;;) {
-            if (!value(depth)) return false;
-            skip_ws();
-            if (p_ >= end_) return false;
-            if (*p_ == ',') { ++p_; continue; }
-            if (*p_ == ']') { ++p_; return true; }
-            return false;
-        }
-    }
-
-    // Generic object; when `is_error_flag` is non-null, records whether a
-    // member "isError" is the literal true (used on the "result" object).
-    bool object(int depth, bool* is_error_flag) noexcept {
-        if (depth > max_depth) return false;
-        ++p_;
-        skip_ws();
-        if (p_ < end_ && *p_ == '}') { ++p_; return true; }
-        for (;;) {
-            skip_ws();
-            if (p_ >= end_ || *p_ != '"') return false;
-            const char* key_begin = p_ + 1;
-            if (!string()) return false;
-            const std::string_view key(key_begin, static_cast<std::size_t>(p_ - 1 - key_begin));
-            skip_ws();
-            if (p_ >= end_ || *p_ != ':') return false;
-            ++p_;
-            skip_ws();
-            if (is_error_flag && key == "isError" && literal("true")) {
-                *is_error_flag = true;
-            } else if (!value(depth)) {
-                return false;
-            }
-            skip_ws();
-            if (p_ >= end_) return false;
-            if (*p_ == ',') { ++p_; continue; }
-            if (*p_ == '}') { ++p_; return true; }
-            return false;
-        }
-    }
-
-    bool top_object(envelope& env) noexcept {
-        ++p_;
-        skip_ws();
-        if (p_ < end_ && *p_ == '}') { ++p_; return true; }
-        for (;;) {
-            skip_ws();
-            if (p_ >= end_ || *p_ != '"') return false;
-            const char* key_begin = p_ + 1;
-            if (!string()) return false;
-            const std::string_view key(key_begin, static_cast<std::size_t>(p_ - 1 - key_begin));
-            skip_ws();
-            if (p_ >= end_ || *p_ != ':') return false;
-            ++p_;
-            skip_ws();
-            const char* vb = p_;
-            if (key == "result" && p_ < end_ && *p_ == '{') {
+            if (!(p = skip_key(p, e, key, fail))) return nullptr;
+            const char* vb = p;
+            if (is(key, "result") && p < e && *p == '{') {
                 env.result_is_object = true;
-                if (!object(1, &env.result_is_error_flagged)) return false;
-            } else if (!value(1)) {
-                return false;
+                if (!(p = result_object(p, e, env.result_is_error_flagged, fail))) return nullptr;
+            } else if (!(p = skip_value(p, e, 1, fail))) {
+                return nullptr;
             }
-            const span v = make_span(vb, p_);
-            if (key == "id") {
-                env.id = v;
-                if (*vb != '"' && *vb != 'n' && *vb != '-') {
-                    std::uint64_t n = 0;
-                    auto [ptr, ec] = std::from_chars(vb, p_, n);
-                    env.id_is_integer = ec == std::errc{} && ptr == p_;
-                    env.id_value = n;
-                }
-            } else if (key == "method") {
-                if (*vb == '"') env.method = make_span(vb + 1, p_ - 1);
-            } else if (key == "result") {
-                env.result = v;
-            } else if (key == "error") {
-                env.error = v;
-            } else if (key == "params") {
-                env.params = v;
-            } else if (key == "jsonrpc") {
-                env.jsonrpc_20 = std::string_view(vb, static_cast<std::size_t>(p_ - vb)) == "\"2.0\"";
+            const span v = make_span(vb, p);
+            switch (key.size()) {
+                case 2:
+                    if (is(key, "id")) {
+                        env.id = v;
+                        if (*vb != '"' && *vb != 'n' && *vb != '-') {
+                            std::uint64_t n = 0;
+                            auto [ptr, ec] = std::from_chars(vb, p, n);
+                            env.id_is_integer = ec == std::errc{} && ptr == p;
+                            env.id_value = n;
+                        }
+                    }
+                    break;
+                case 5:
+                    if (is(key, "error")) env.error = v;
+                    break;
+                case 6:
+                    if (is(key, "result")) env.result = v;
+                    else if (is(key, "method")) {
+                        if (*vb == '"') env.method = make_span(vb + 1, p - 1);
+                    } else if (is(key, "params")) env.params = v;
+                    break;
+                case 7:
+                    if (is(key, "jsonrpc"))
+                        env.jsonrpc_20 = is(std::string_view(vb, static_cast<std::size_t>(p - vb)), "\"2.0\"");
+                    break;
+                default: break;
             }
-            skip_ws();
-            if (p_ >= end_) return false;
-            if (*p_ == ',') { ++p_; continue; }
-            if (*p_ == '}') { ++p_; return true; }
-            return false;
+            p = skip_ws(p, e);
+            if (p >= e) return fail = p, nullptr;
+            if (*p == ',') {
+                p = skip_ws(p + 1, e);
+                continue;
+            }
+            if (*p == '}') return p + 1;
+            return fail = p, nullptr;
         }
     }
 };
 
+
 /// Appends `s` as a JSON string literal (with quotes), escaping as RFC 8259 requires.
 inline void append_json_string(std::string& out, std::string_view s) {
     static constexpr char hex[] = "0123456789abcdef";
+    std::size_t first = 0;
+    while (first < s.size() && !json_escape_table.needs[static_cast<unsigned char>(s[first])]) ++first;
+    if (first == s.size()) {  // nothing to escape: the common case
+        const std::size_t at = out.size();
+        out.resize(at + s.size() + 2);
+        char* d = out.data() + at;
+        d[0] = '"';
+        std::memcpy(d + 1, s.data(), s.size());
+        d[s.size() + 1] = '"';
+        return;
+    }
     out.push_back('"');
     std::size_t run = 0;
     for (std::size_t i = 0; i < s.size(); ++i) {
@@ -281,9 +351,10 @@ inline void append_uint(std::string& out, std::uint64_t v) {
 
 /// Writes `{"jsonrpc":"2.0","id":<id>,"method":"<method>"` (object left open).
 inline void begin_request(std::string& out, std::uint64_t id, std::string_view method) {
-    out += R"({"jsonrpc":"2.0","id":)";
+    using namespace std::string_view_literals;
+    out += R"({"jsonrpc":"2.0","id":)"sv;
     append_uint(out, id);
-    out += R"(,"method":)";
+    out += R"(,"method":)"sv;
     append_json_string(out, method);
 }
 
