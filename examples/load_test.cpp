@@ -4,6 +4,8 @@
 #define DOCTEST_CONFIG_IMPLEMENT_WITH_MAIN
 #include <doctest/doctest.h>
 #include <mcp_loadtest/doctest.hpp>
+#include <mcp_loadtest/detectors.hpp>
+#include <mcp_loadtest/run.hpp>
 
 #include <cstdio>
 

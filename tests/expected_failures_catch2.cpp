@@ -4,6 +4,8 @@
 #define CATCH_CONFIG_RUNNER
 #include <catch2/catch.hpp>
 #include <mcp_loadtest/catch2.hpp>
+#include <mcp_loadtest/detectors.hpp>
+#include <mcp_loadtest/run.hpp>
 
 #include "support/fixtures.hpp"
 #include "support/leak_check.hpp"

@@ -4,6 +4,8 @@
 #define DOCTEST_CONFIG_IMPLEMENT
 #include <doctest/doctest.h>
 #include <mcp_loadtest/doctest.hpp>
+#include <mcp_loadtest/detectors.hpp>
+#include <mcp_loadtest/run.hpp>
 
 #include "support/fixtures.hpp"
 #include "support/leak_check.hpp"

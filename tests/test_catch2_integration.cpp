@@ -2,6 +2,8 @@
 // coroutines, assertions are Catch2's own.
 #include <catch2/catch.hpp>
 #include <mcp_loadtest/catch2.hpp>
+#include <mcp_loadtest/detectors.hpp>
+#include <mcp_loadtest/run.hpp>
 
 #include "support/fixtures.hpp"
 

@@ -2,6 +2,7 @@
 // detector must catch its fixture and stay quiet on a healthy one.
 #include <doctest/doctest.h>
 #include <mcp_loadtest/doctest.hpp>
+#include <mcp_loadtest/detectors.hpp>
 #include <mcp_loadtest/run.hpp>
 
 #include "support/fixtures.hpp"

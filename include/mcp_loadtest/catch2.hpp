@@ -11,8 +11,12 @@
 #endif
 
 #include <mcp_loadtest/detail/case_runner.hpp>
-#include <mcp_loadtest/assertions.hpp>
-#include <mcp_loadtest/mcp_loadtest.hpp>
+// Only the session layer: load tests add <mcp_loadtest/run.hpp>, detectors
+// <mcp_loadtest/detectors.hpp> (each brings what its assertion macros need),
+// so a test file pays the compile time of what it uses.
+#include <mcp_loadtest/process_audit.hpp>
+#include <mcp_loadtest/session.hpp>
+#include <mcp_loadtest/when_all.hpp>
 
 #ifdef CATCH_CONFIG_PREFIX_ALL
 #define MCP_LOADTEST_DETAIL_CATCH_CASE CATCH_TEST_CASE

@@ -422,3 +422,6 @@ inline asio::awaitable<race_report> race_check(stdio_server server, std::string 
 }
 
 }  // namespace mcp_loadtest
+
+// The texts of the assertion macros (MCP_REQUIRE_PASSED and friends).
+#include <mcp_loadtest/assertions.hpp>

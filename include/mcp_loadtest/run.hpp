@@ -29,3 +29,6 @@ inline asio::awaitable<load_report> run(stdio_server server, workload load, mix 
 }
 
 }  // namespace mcp_loadtest
+
+// The texts of the assertion macros (MCP_REQUIRE_PASSED and friends).
+#include <mcp_loadtest/assertions.hpp>
