@@ -11,6 +11,7 @@
 #include <optional>
 #include <stdexcept>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace mcp_loadtest {
@@ -22,6 +23,22 @@ inline const std::vector<std::string>& supported_protocol_versions() {
     static const std::vector<std::string> v{"2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25"};
     return v;
 }
+
+/// Modern-era protocol revisions this client speaks (stateless, per-request _meta).
+inline const std::vector<std::string>& supported_modern_versions() {
+    static const std::vector<std::string> v{"2026-07-28"};
+    return v;
+}
+
+/// True for a revision of the modern (stateless) era.
+inline bool is_modern_version(std::string_view version) { return !version.empty() && version >= "2026-07-28"; }
+
+/// Which protocol era a session speaks.
+enum class era_selection {
+    automatic,  ///< detect per the spec's backward-compatibility rules; cached per server
+    legacy,     ///< initialize handshake (2024-11-05 .. 2025-11-25)
+    modern,     ///< stateless requests with _meta (2026-07-28)
+};
 
 /// Throw from a request handler to answer the server with a JSON-RPC error.
 class rpc_error : public std::runtime_error {
@@ -54,7 +71,13 @@ struct root {
 };
 
 struct client_options {
-    /// The version offered in initialize; empty: the newest supported.
+    /// Which era to speak. `automatic` probes with server/discover (and on
+    /// HTTP falls back to legacy Streamable HTTP, then HTTP+SSE) and caches
+    /// the answer per server for the life of the test process.
+    era_selection era = era_selection::automatic;
+    /// Pin an exact version: a legacy one is offered in initialize, a modern
+    /// one is sent in every request's _meta (and selects that era). Empty: the
+    /// newest supported version of the era in use.
     std::string protocol_version;
     /// Versions accepted when the server answers with another one.
     std::vector<std::string> accepted_versions = supported_protocol_versions();
@@ -70,8 +93,17 @@ struct client_options {
     /// A handler for "sampling/createMessage" or "elicitation/create" declares
     /// that capability in initialize.
     std::map<std::string, request_handler> request_handlers;
-    /// Extra capabilities merged into the initialize request.
+    /// Extra capabilities merged into the declared ones (initialize, or every
+    /// modern request's _meta).
     json extra_capabilities = json::object();
+    /// Modern era: how long the server/discover probe may take before the
+    /// server is judged legacy (the spec: "no response within a reasonable timeout").
+    std::chrono::milliseconds discover_timeout = 3s;
+    /// Modern era: most InputRequiredResult rounds one call may take before it
+    /// fails (a server may keep asking forever).
+    std::uint32_t max_input_rounds = 16;
+    /// Modern era: _meta logLevel on every request (opt-in to notifications/message); empty: none.
+    std::string log_level;
 
     /// Called for every notification the server sends.
     std::function<void(const notification&)> on_notification;

@@ -74,7 +74,7 @@ inline std::string join_ids(const std::vector<std::uint64_t>& ids, std::size_t m
 }
 
 struct probe_job {
-    stdio_server server;
+    any_server server;
     client_options client;
     std::string tool;
     raw_json args;
@@ -85,7 +85,7 @@ struct probe_job {
 // class-type coroutine parameters into the frame (seen as double frees).
 inline asio::awaitable<deadlock_report> probe_deadlock(std::shared_ptr<probe_job> job) {
     using clock = std::chrono::steady_clock;
-    const stdio_server& server = job->server;
+    const any_server& server = job->server;
     const std::string& tool = job->tool;
     const raw_json& args = job->args;
     probe_options& o = job->options;
@@ -197,16 +197,16 @@ inline asio::awaitable<deadlock_report> probe_deadlock(std::shared_ptr<probe_job
 /// miscompiles a braced temporary with string members inside a co_await
 /// expression, and these are the structs people write inline. Client options
 /// (roots, handlers, versions) go in the overload that takes them.
-inline asio::awaitable<deadlock_report> deadlock_probe(stdio_server server, std::string tool, const json& arguments,
+inline asio::awaitable<deadlock_report> deadlock_probe(any_server server, std::string tool, const json& arguments,
                                                        probe_options options, client_options client) {
     return detail::probe_deadlock(std::make_shared<detail::probe_job>(detail::probe_job{
         std::move(server), std::move(client), std::move(tool), raw_json::from(arguments), options}));
 }
-inline asio::awaitable<deadlock_report> deadlock_probe(stdio_server server, std::string tool, const json& arguments,
+inline asio::awaitable<deadlock_report> deadlock_probe(any_server server, std::string tool, const json& arguments,
                                                        probe_options options) {
     return deadlock_probe(std::move(server), std::move(tool), arguments, options, client_options{});
 }
-inline asio::awaitable<deadlock_report> deadlock_probe(stdio_server server, std::string tool, const json& arguments) {
+inline asio::awaitable<deadlock_report> deadlock_probe(any_server server, std::string tool, const json& arguments) {
     return deadlock_probe(std::move(server), std::move(tool), arguments, probe_options{}, client_options{});
 }
 
@@ -238,7 +238,7 @@ struct cold_start_report {
 
 namespace detail {
 struct cold_start_job {
-    stdio_server server;
+    any_server server;
     client_options client;
     std::string tool;
     raw_json args;
@@ -247,7 +247,7 @@ struct cold_start_job {
 
 inline asio::awaitable<cold_start_report> measure_cold_start(std::shared_ptr<cold_start_job> job) {
     using clock = std::chrono::steady_clock;
-    const stdio_server& server = job->server;
+    const any_server& server = job->server;
     const std::string& tool = job->tool;
     const raw_json& args = job->args;
     const cold_start_options& o = job->options;
@@ -297,16 +297,16 @@ inline asio::awaitable<cold_start_report> measure_cold_start(std::shared_ptr<col
 }  // namespace detail
 
 /// spawn → initialize → first call, `iterations` times: a histogram of each phase.
-inline asio::awaitable<cold_start_report> cold_start(stdio_server server, std::string tool, const json& arguments,
+inline asio::awaitable<cold_start_report> cold_start(any_server server, std::string tool, const json& arguments,
                                                      cold_start_options options, client_options client) {
     return detail::measure_cold_start(std::make_shared<detail::cold_start_job>(detail::cold_start_job{
         std::move(server), std::move(client), std::move(tool), raw_json::from(arguments), options}));
 }
-inline asio::awaitable<cold_start_report> cold_start(stdio_server server, std::string tool, const json& arguments,
+inline asio::awaitable<cold_start_report> cold_start(any_server server, std::string tool, const json& arguments,
                                                      cold_start_options options) {
     return cold_start(std::move(server), std::move(tool), arguments, options, client_options{});
 }
-inline asio::awaitable<cold_start_report> cold_start(stdio_server server, std::string tool, const json& arguments) {
+inline asio::awaitable<cold_start_report> cold_start(any_server server, std::string tool, const json& arguments) {
     return cold_start(std::move(server), std::move(tool), arguments, cold_start_options{}, client_options{});
 }
 
@@ -368,7 +368,7 @@ inline std::string canonical_response(const call_result& c, const std::vector<st
 }
 
 struct race_job {
-    stdio_server server;
+    any_server server;
     client_options client;
     std::string tool;
     raw_json args;
@@ -376,7 +376,7 @@ struct race_job {
 };
 
 inline asio::awaitable<race_report> check_race(std::shared_ptr<race_job> job) {
-    const stdio_server& server = job->server;
+    const any_server& server = job->server;
     const std::string& tool = job->tool;
     const raw_json& args = job->args;
     const race_options& o = job->options;
@@ -408,16 +408,16 @@ inline asio::awaitable<race_report> check_race(std::shared_ptr<race_job> job) {
 
 /// `concurrent` identical calls at once; responses compared after key-sorted
 /// canonicalisation; divergent groups reported with counts and a sample each.
-inline asio::awaitable<race_report> race_check(stdio_server server, std::string tool, const json& arguments,
+inline asio::awaitable<race_report> race_check(any_server server, std::string tool, const json& arguments,
                                                race_options options, client_options client) {
     return detail::check_race(std::make_shared<detail::race_job>(detail::race_job{
         std::move(server), std::move(client), std::move(tool), raw_json::from(arguments), std::move(options)}));
 }
-inline asio::awaitable<race_report> race_check(stdio_server server, std::string tool, const json& arguments,
+inline asio::awaitable<race_report> race_check(any_server server, std::string tool, const json& arguments,
                                                race_options options) {
     return race_check(std::move(server), std::move(tool), arguments, std::move(options), client_options{});
 }
-inline asio::awaitable<race_report> race_check(stdio_server server, std::string tool, const json& arguments) {
+inline asio::awaitable<race_report> race_check(any_server server, std::string tool, const json& arguments) {
     return race_check(std::move(server), std::move(tool), arguments, race_options{}, client_options{});
 }
 

@@ -104,7 +104,9 @@ struct load_report {
     std::string workload;    ///< closed, open, staged_rate, staged_users; or a detector's name
     json workload_parameters = json::object();
     std::size_t sessions = 1;
-    std::string server;      ///< the command line
+    std::string server;      ///< the command line, or the URL without credentials
+    std::string transport;   ///< stdio, streamable-http, http+sse, websocket, tcp, unix
+    std::string protocol_era;  ///< "legacy" (initialize handshake) or "modern" (2026-07-28, stateless)
     std::string protocol_version;
     std::string server_name;
     std::string server_version;
@@ -246,6 +248,8 @@ inline void to_json(json& j, const load_report& r) {
              {"workload_parameters", r.workload_parameters},
              {"sessions", r.sessions},
              {"server", r.server},
+             {"transport", r.transport},
+             {"protocol_era", r.protocol_era},
              {"protocol_version", r.protocol_version},
              {"server_name", r.server_name},
              {"server_version", r.server_version},
@@ -284,6 +288,8 @@ inline void from_json(const json& j, load_report& r) {
     r.workload_parameters = j.value("workload_parameters", json::object());
     r.sessions = j.at("sessions").get<std::size_t>();
     r.server = j.at("server").get<std::string>();
+    r.transport = j.value("transport", "");
+    r.protocol_era = j.value("protocol_era", "");
     r.protocol_version = j.value("protocol_version", "");
     r.server_name = j.value("server_name", "");
     r.server_version = j.value("server_version", "");

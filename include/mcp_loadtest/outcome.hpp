@@ -79,9 +79,12 @@ inline constexpr std::array<outcome, 11> all_outcomes{
     return "";
 }
 
-/// Maps a JSON-RPC error code to the taxonomy.
+/// Maps a JSON-RPC error code to the taxonomy. -32020..-32022 are the
+/// protocol's own errors of the 2026-07-28 era (header mismatch, missing
+/// client capability, unsupported protocol version).
 [[nodiscard]] constexpr outcome classify_error_code(std::int64_t code) noexcept {
     if (code == -32700 || (code >= -32603 && code <= -32600)) return outcome::protocol_error;
+    if (code >= -32022 && code <= -32020) return outcome::protocol_error;
     return outcome::server_error;
 }
 

@@ -15,16 +15,16 @@ namespace mcp_loadtest {
 /// drawing each iteration from `calls`, and judges the result by `objectives`.
 /// Every call is bounded by run_options::call; the run ends when the workload's
 /// duration has passed and the calls still in flight have ended.
-inline asio::awaitable<load_report> run(stdio_server server, workload load, mix calls, thresholds objectives,
+inline asio::awaitable<load_report> run(any_server server, workload load, mix calls, thresholds objectives,
                                         run_options options) {
     return detail::run_load(std::make_shared<detail::load_job>(detail::load_job{
         std::move(server), std::move(load), std::move(calls), std::move(objectives), std::move(options)}));
 }
 // Overloads instead of defaulted arguments: see the GCC 12 note in session.hpp.
-inline asio::awaitable<load_report> run(stdio_server server, workload load, mix calls, thresholds objectives) {
+inline asio::awaitable<load_report> run(any_server server, workload load, mix calls, thresholds objectives) {
     return run(std::move(server), std::move(load), std::move(calls), std::move(objectives), run_options{});
 }
-inline asio::awaitable<load_report> run(stdio_server server, workload load, mix calls) {
+inline asio::awaitable<load_report> run(any_server server, workload load, mix calls) {
     return run(std::move(server), std::move(load), std::move(calls), thresholds{}, run_options{});
 }
 

@@ -9,6 +9,8 @@
 #include <cstdint>
 #include <filesystem>
 #include <optional>
+#include <sys/types.h>
+#include <vector>
 
 namespace mcp_loadtest {
 
@@ -22,6 +24,9 @@ struct run_options {
     std::uint64_t seed = 20260728;  ///< mix selection and generated arguments
     /// Sample every server's RSS, CPU, fds and threads this often (0: off).
     std::chrono::milliseconds sample_interval{1000};
+    /// Further processes to sample: a network server is not spawned by the
+    /// run, so name its pid here (server_process::pid() when launch() started it).
+    std::vector<pid_t> sample_pids;
     /// Leak detection on the samples. A zero warm-up means: the first 20 % of
     /// the run, at most 30 s.
     leak_options leak{.warmup = std::chrono::milliseconds(0)};

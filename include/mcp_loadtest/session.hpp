@@ -12,13 +12,18 @@
 #include <mcp_loadtest/call_result.hpp>
 #include <mcp_loadtest/client_options.hpp>
 #include <mcp_loadtest/detail/asio_compat.hpp>
+#include <mcp_loadtest/any_server.hpp>
+#include <mcp_loadtest/detail/make_transport.hpp>
 #include <mcp_loadtest/detail/session_core.hpp>
 #include <mcp_loadtest/json.hpp>
 #include <mcp_loadtest/server.hpp>
 #include <mcp_loadtest/session_info.hpp>
 
 #include <algorithm>
+#include <map>
 #include <memory>
+#include <mutex>
+#include <optional>
 #include <set>
 #include <string>
 #include <string_view>
@@ -28,6 +33,40 @@
 namespace mcp_loadtest {
 
 namespace detail {
+/// Which era each server spoke, keyed by transport and server description
+/// (the spec asks clients to cache it per server process or origin).
+struct era_cache {
+    static std::optional<protocol_era> find(const std::string& key) {
+        std::lock_guard<std::mutex> lock(mutex());
+        auto it = map().find(key);
+        if (it == map().end()) return std::nullopt;
+        return it->second;
+    }
+    static void store(const std::string& key, protocol_era era) {
+        std::lock_guard<std::mutex> lock(mutex());
+        map()[key] = era;
+    }
+    static void clear() {
+        std::lock_guard<std::mutex> lock(mutex());
+        map().clear();
+    }
+
+private:
+    static std::map<std::string, protocol_era>& map() {
+        static std::map<std::string, protocol_era> m;
+        return m;
+    }
+    static std::mutex& mutex() {
+        static std::mutex m;
+        return m;
+    }
+};
+
+/// handshake() ended a stdio server by probing it (it died on server/discover):
+/// connect() starts a fresh process for the legacy handshake.
+struct restart_needed {};
+struct session_opener;
+
 struct start_request_initiation {
     std::shared_ptr<session_core> core;
     template <class Handler>
@@ -116,13 +155,17 @@ public:
         req.options = options;
         using namespace std::string_view_literals;
         std::string& line = req.line;
-        line.reserve(96 + name.size() + args.text().size());
+        const bool modern = c.era() == protocol_era::modern;
+        line.reserve(96 + name.size() + args.text().size() + (modern ? c.meta_members().size() + 16 : 0));
         detail::begin_request(line, req.id, "tools/call"sv);
-        line += R"(,"params":{"name":)"sv;
+        line += R"(,"params":{)"sv;
+        req.params_members_at = static_cast<std::uint32_t>(line.size());
+        if (modern) append_modern_meta(line, c, req);
+        line += R"("name":)"sv;
         detail::append_json_string(line, name);
         line += R"(,"arguments":)"sv;
         line += args.text();
-        append_progress_meta(line, req);
+        if (!modern) append_progress_meta(line, req);
         line += "}}\n"sv;
         return start(std::move(req));
     }
@@ -212,36 +255,39 @@ public:
     /// what went wrong and what to try, when it fails.
     asio::awaitable<server_identity> initialize() {
         auto& c = core();
+        c.use_legacy_era();
         const client_options& o = c.options();
-        const std::string offered =
-            o.protocol_version.empty() ? supported_protocol_versions().back() : o.protocol_version;
-        json capabilities = json::object();
-        if (o.declare_roots || !o.roots.empty()) capabilities["roots"] = json{{"listChanged", false}};
-        if (o.request_handlers.count("sampling/createMessage")) capabilities["sampling"] = json::object();
-        if (o.request_handlers.count("elicitation/create")) capabilities["elicitation"] = json::object();
-        if (o.extra_capabilities.is_object()) capabilities.update(o.extra_capabilities);
+        const std::string offered = o.protocol_version.empty() || is_modern_version(o.protocol_version)
+                                        ? supported_protocol_versions().back()
+                                        : o.protocol_version;
+        json capabilities = declared_capabilities(o);
         const json params{{"protocolVersion", offered},
                           {"capabilities", capabilities},
                           {"clientInfo", {{"name", o.client_name}, {"version", o.client_version}}}};
         call_options opts;
-        opts.timeout = c.server().startup_timeout;
+        opts.timeout = c.wire().startup_timeout();
         call_result r = co_await request("initialize", params, opts);
-        const std::string who = "server `" + c.server().command_line() + "`";
+        const std::string who = c.wire().describe();
         if (!r.ok()) {
             std::string why;
             switch (r.outcome) {
                 case outcome::hang:
                     why = who + " did not answer initialize within " +
-                          std::to_string(c.server().startup_timeout.count()) +
-                          " ms (stdio_server.startup_timeout). Hint: if it starts slowly, raise "
-                          "startup_timeout; check that it reads newline-delimited JSON-RPC on stdin and "
-                          "writes replies to stdout." +
-                          c.stderr_hint();
+                          std::to_string(c.wire().startup_timeout().count()) +
+                          " ms (the server description's startup_timeout). Hint: if it starts slowly, raise "
+                          "startup_timeout; " +
+                          (c.wire().kind() == "stdio"
+                               ? std::string("check that it reads newline-delimited JSON-RPC on stdin and "
+                                             "writes replies to stdout.")
+                               : std::string("check that the URL is the server's MCP endpoint.")) +
+                          c.failure_hint();
                     break;
                 case outcome::crash:
                 case outcome::disconnected:
                     why = who + " failed during initialize: " + r.message +
-                          " Hint: run the command by hand to see why it exits.";
+                          (c.wire().kind() == "stdio" ? " Hint: run the command by hand to see why it exits."
+                                                      : " Hint: check that the server is running and the URL, "
+                                                        "host and port are right.");
                     break;
                 default: why = who + " rejected initialize: " + r.describe(); break;
             }
@@ -272,10 +318,62 @@ public:
                                     "or add its version to client_options.accepted_versions.",
                                 std::move(r));
         }
+        c.wire().set_protocol_version(id.protocol_version);
         c.identity = id;
         notify("notifications/initialized");
         co_return id;
     }
+
+    /// The modern (2026-07-28) opening: server/discover carrying the per-request
+    /// _meta. An UnsupportedProtocolVersionError (-32022) is answered by
+    /// retrying once with a mutually supported version. Throws connect_error.
+    asio::awaitable<server_identity> discover() {
+        auto outcome_of = co_await probe_modern(false);
+        co_return std::move(outcome_of.identity);
+    }
+
+    /// Opens the session in the era client_options::era asks for. `automatic`
+    /// follows the spec's backward-compatibility rules: probe with
+    /// server/discover; a DiscoverResult or a modern error (-32020..-32022)
+    /// means modern; anything else (another error, no answer within
+    /// discover_timeout, an HTTP 4xx without a modern error) means legacy, and
+    /// the initialize handshake follows. The verdict is cached per server for
+    /// the life of the test process.
+    asio::awaitable<server_identity> handshake() { return handshake_impl(false); }
+
+private:
+    friend struct detail::session_opener;
+
+    asio::awaitable<server_identity> handshake_impl(bool may_restart) {
+        auto& c = core();
+        const client_options& o = c.options();
+        era_selection want = o.era;
+        if (!o.protocol_version.empty())
+            want = is_modern_version(o.protocol_version) ? era_selection::modern : era_selection::legacy;
+        if (want == era_selection::legacy) co_return co_await initialize();
+        if (want == era_selection::modern) co_return co_await discover();
+        const std::string key = std::string(c.wire().kind()) + " " + c.wire().describe();
+        if (auto cached = detail::era_cache::find(key)) {
+            if (*cached == protocol_era::legacy) co_return co_await initialize();
+            co_return co_await discover();
+        }
+        auto probe = co_await probe_modern(true);
+        if (probe.modern) {
+            detail::era_cache::store(key, protocol_era::modern);
+            co_return std::move(probe.identity);
+        }
+        detail::era_cache::store(key, protocol_era::legacy);
+        if (probe.restart) {
+            if (may_restart) throw detail::restart_needed{};
+            throw connect_error(c.wire().describe() + " exited when probed with server/discover, so it cannot be "
+                                "given the legacy handshake now. Hint: connect() restarts it automatically; or set "
+                                "client_options.era = era_selection::legacy.",
+                                call_result{});
+        }
+        co_return co_await initialize();
+    }
+
+public:
 
     /// Ends the session: pending calls end as `cancelled`; the server's stdin
     /// is closed, then SIGTERM, then SIGKILL, each bounded by stdio_server::shutdown;
@@ -323,6 +421,140 @@ private:
         core_.reset();
     }
 
+    static json declared_capabilities(const client_options& o) {
+        json capabilities = json::object();
+        if (o.declare_roots || !o.roots.empty()) capabilities["roots"] = json{{"listChanged", false}};
+        if (o.request_handlers.count("sampling/createMessage")) capabilities["sampling"] = json::object();
+        if (o.request_handlers.count("elicitation/create")) capabilities["elicitation"] = json::object();
+        if (o.extra_capabilities.is_object()) capabilities.update(o.extra_capabilities);
+        return capabilities;
+    }
+
+    struct modern_probe {
+        bool modern = false;
+        bool restart = false;  // the probe ended the (stdio) server: start a fresh one
+        server_identity identity;
+    };
+
+    // Modern opening. With `fall_back`, answers that do not identify a modern
+    // server return {modern = false} (the caller goes legacy); without it they throw.
+    asio::awaitable<modern_probe> probe_modern(bool fall_back) {
+        auto& c = core();
+        const client_options& o = c.options();
+        const std::string who = c.wire().describe();
+        std::string version = is_modern_version(o.protocol_version) ? o.protocol_version
+                                                                     : supported_modern_versions().back();
+        const json capabilities = declared_capabilities(o);
+        modern_probe out;
+        for (int attempt = 0; attempt < 2; ++attempt) {
+            c.use_modern_era(version, capabilities);
+            call_options opts;
+            opts.timeout = fall_back ? std::min(o.discover_timeout, c.wire().startup_timeout())
+                                     : c.wire().startup_timeout();
+            opts.cancel_on_timeout = false;
+            call_result r = co_await request("server/discover", json::object(), opts);
+            if (r.ok()) {
+                json result;
+                try {
+                    result = r.result();
+                } catch (const std::exception&) {
+                }
+                if (result.is_object() && (result.contains("supportedVersions") || result.contains("resultType"))) {
+                    out.modern = true;
+                    out.identity = identity_from_discover(result, version);
+                    c.identity = out.identity;
+                    co_return out;
+                }
+                if (fall_back) break;
+                throw connect_error(who + " answered server/discover with something that is not a DiscoverResult: " +
+                                        detail::truncate_for_message(r.payload_text(), 300),
+                                    std::move(r));
+            }
+            const bool modern_error = r.error_code >= -32022 && r.error_code <= -32020;
+            if (r.error_code == -32022) {
+                std::vector<std::string> theirs;
+                try {
+                    const json e = r.error();
+                    if (auto d = e.find("data"); d != e.end() && d->is_object())
+                        if (auto sv = d->find("supported"); sv != d->end() && sv->is_array())
+                            for (const auto& v : *sv)
+                                if (v.is_string()) theirs.push_back(v.get<std::string>());
+                } catch (const std::exception&) {
+                }
+                std::string mutual;
+                for (const auto& v : supported_modern_versions())
+                    if (std::find(theirs.begin(), theirs.end(), v) != theirs.end()) mutual = v;
+                if (!mutual.empty() && mutual != version && attempt == 0) {
+                    version = mutual;
+                    continue;
+                }
+                const bool legacy_offered = std::any_of(theirs.begin(), theirs.end(),
+                                                        [](const std::string& v) { return !is_modern_version(v); });
+                if (fall_back && legacy_offered && mutual.empty()) break;
+                std::string list;
+                for (const auto& v : theirs) list += (list.empty() ? "" : ", ") + v;
+                throw connect_error(who + " does not support protocol version " + version + " (it supports: " +
+                                        (list.empty() ? std::string("none listed") : list) +
+                                        "). Hint: pin client_options.protocol_version to one both sides support.",
+                                    std::move(r));
+            }
+            if (modern_error || (!fall_back)) {
+                std::string why = r.describe();
+                if (r.outcome == outcome::hang)
+                    why = "no answer to server/discover within " + std::to_string(opts.timeout.count()) + " ms";
+                throw connect_error(who + " did not complete the modern (2026-07-28) opening: " + why +
+                                        (modern_error ? ". It speaks the modern era but rejected the request."
+                                                      : ". Hint: if it is a legacy server, use "
+                                                        "era_selection::legacy or automatic.") +
+                                        c.failure_hint(),
+                                    std::move(r));
+            }
+            if (r.outcome == outcome::crash || (r.outcome == outcome::disconnected && r.http_status == 0)) {
+                // Some legacy stdio servers die on any first message but
+                // initialize; a fresh process gets the legacy handshake.
+                if (c.wire().kind() == "stdio") {
+                    out.restart = true;
+                    break;
+                }
+                throw connect_error(who + " failed while being probed with server/discover: " + r.message, std::move(r));
+            }
+            break;  // legacy: any other error, or no answer in time
+        }
+        c.use_legacy_era();
+        co_return out;
+    }
+
+    static server_identity identity_from_discover(const json& result, const std::string& version) {
+        server_identity id;
+        id.era = protocol_era::modern;
+        id.protocol_version = version;
+        id.raw_result = result;
+        if (auto caps = result.find("capabilities"); caps != result.end() && caps->is_object()) id.capabilities = *caps;
+        const json* info = nullptr;
+        if (auto meta = result.find("_meta"); meta != result.end() && meta->is_object())
+            if (auto si = meta->find("io.modelcontextprotocol/serverInfo"); si != meta->end() && si->is_object())
+                info = &*si;
+        if (!info)
+            if (auto si = result.find("serverInfo"); si != result.end() && si->is_object()) info = &*si;
+        if (info) {
+            id.name = info->value("name", "");
+            id.version = info->value("version", "");
+        }
+        id.instructions = result.value("instructions", "");
+        return id;
+    }
+
+    static void append_modern_meta(std::string& line, const detail::session_core& c,
+                                   const detail::session_core::request_line& req) {
+        line += R"("_meta":{)";
+        line += c.meta_members();
+        if (req.options.progress) {
+            line += R"(,"progressToken":)";
+            detail::append_uint(line, req.id);
+        }
+        line += "},";
+    }
+
     static void append_progress_meta(std::string& line, const detail::session_core::request_line& req) {
         if (!req.options.progress) return;
         line += R"(,"_meta":{"progressToken":)";
@@ -339,7 +571,18 @@ private:
         req.tool = std::move(tool);
         req.options = options;
         detail::begin_request(req.line, req.id, method);
-        if (options.progress) {
+        if (c.era() == protocol_era::modern) {
+            // Every modern request carries the protocol version, capabilities
+            // and client info in params._meta (the caller's _meta members kept).
+            json p = params.is_object() ? params : json::object();
+            json meta = c.modern_meta();
+            if (auto own = p.find("_meta"); own != p.end() && own->is_object()) meta.update(*own);
+            if (options.progress) meta["progressToken"] = req.id;
+            p["_meta"] = std::move(meta);
+            req.line += R"(,"params":)";
+            req.params_members_at = static_cast<std::uint32_t>(req.line.size() + 1);
+            req.line += p.dump();
+        } else if (options.progress) {
             json p = params.is_object() ? params : json::object();
             p["_meta"]["progressToken"] = req.id;
             req.line += R"(,"params":)";
@@ -397,22 +640,39 @@ private:
 
 namespace detail {
 struct session_job {
-    stdio_server server;
+    any_server server;
     client_options options;
 };
+
 
 // Coroutines take one shared_ptr parameter: GCC 12 mis-copies some by-value
 // class-type coroutine parameters into the frame (seen as double frees).
 inline asio::awaitable<session> spawn_session(std::shared_ptr<session_job> job) {
     auto ex = co_await asio::this_coro::executor;
-    auto core = std::make_shared<session_core>(ex, std::move(job->server), std::move(job->options));
-    core->start();
+    auto wire = make_transport(ex, std::move(job->server));
+    auto core = std::make_shared<session_core>(ex, std::move(wire), std::move(job->options));
+    co_await core->open();
     co_return session(std::move(core));
 }
 
+struct session_opener {
+    static asio::awaitable<server_identity> handshake(session& s) { return s.handshake_impl(true); }
+};
+
 inline asio::awaitable<session> connect_session(std::shared_ptr<session_job> job) {
+    auto again = std::make_shared<session_job>(*job);
     session s = co_await spawn_session(std::move(job));
-    co_await s.initialize();
+    bool restart = false;
+    try {
+        co_await session_opener::handshake(s);
+    } catch (const restart_needed&) {
+        restart = true;
+    }
+    if (restart) {
+        co_await s.close();
+        s = co_await spawn_session(std::move(again));
+        co_await s.initialize();
+    }
     co_return s;
 }
 }  // namespace detail
@@ -422,21 +682,25 @@ inline asio::awaitable<session> connect_session(std::shared_ptr<session_job> job
 // (the temporary is destroyed while the callee still owns its contents).
 // Overloads give the same convenience safely.
 
-/// Starts the server process without the initialize handshake (for handshake
-/// timing or raw protocol tests). Throws spawn_error when it cannot start.
-inline asio::awaitable<session> spawn(stdio_server server, client_options options) {
+/// Forgets which era each server spoke (the cache handshake() keeps).
+inline void forget_detected_eras() { detail::era_cache::clear(); }
+
+/// Starts the server (spawns a stdio server, connects to a network one)
+/// without the initialize handshake, for handshake timing or raw protocol
+/// tests. Throws spawn_error or connect_error when it cannot.
+inline asio::awaitable<session> spawn(any_server server, client_options options) {
     return detail::spawn_session(std::make_shared<detail::session_job>(std::move(server), std::move(options)));
 }
-inline asio::awaitable<session> spawn(stdio_server server) {
+inline asio::awaitable<session> spawn(any_server server) {
     return spawn(std::move(server), client_options{});
 }
 
-/// Starts the server and completes the initialize handshake. Throws
+/// Starts or connects to the server and completes the handshake. Throws
 /// spawn_error or connect_error with an actionable message.
-inline asio::awaitable<session> connect(stdio_server server, client_options options) {
+inline asio::awaitable<session> connect(any_server server, client_options options) {
     return detail::connect_session(std::make_shared<detail::session_job>(std::move(server), std::move(options)));
 }
-inline asio::awaitable<session> connect(stdio_server server) {
+inline asio::awaitable<session> connect(any_server server) {
     return connect(std::move(server), client_options{});
 }
 

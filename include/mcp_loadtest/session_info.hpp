@@ -75,8 +75,18 @@ struct session_stats {
     std::uint64_t bytes_read = 0;
 };
 
-/// What the server said in its initialize reply.
+/// The two generations of MCP: legacy (2024-11-05 .. 2025-11-25, an
+/// initialize handshake opens a session) and modern (2026-07-28 on: stateless,
+/// every request carries its protocol version and capabilities in _meta).
+enum class protocol_era : std::uint8_t { legacy, modern };
+
+[[nodiscard]] inline std::string_view to_string(protocol_era e) noexcept {
+    return e == protocol_era::modern ? "modern" : "legacy";
+}
+
+/// What the server said about itself (initialize result, or server/discover).
 struct server_identity {
+    protocol_era era = protocol_era::legacy;
     std::string protocol_version;
     std::string name;
     std::string version;
@@ -93,6 +103,7 @@ struct shutdown_result {
         terminated,      ///< it needed SIGTERM
         killed,          ///< it ignored SIGTERM and needed SIGKILL
         abandoned,       ///< it survived SIGKILL within the bound (reported by process_audit)
+        disconnected,    ///< a network session: the client closed its connections (the server is not ours)
     };
     how ended = how::already_exited;
     exit_status status;
@@ -105,6 +116,7 @@ struct shutdown_result {
             case how::terminated: return "terminated";
             case how::killed: return "killed";
             case how::abandoned: return "abandoned";
+            case how::disconnected: return "disconnected";
         }
         return "unknown";
     }

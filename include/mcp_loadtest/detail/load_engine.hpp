@@ -68,7 +68,7 @@ private:
 
 class load_engine : public std::enable_shared_from_this<load_engine> {
 public:
-    load_engine(asio::any_io_executor ex, stdio_server server, workload load, mix calls, thresholds objectives,
+    load_engine(asio::any_io_executor ex, any_server server, workload load, mix calls, thresholds objectives,
                 run_options options)
         : ex_(std::move(ex)),
           server_(std::move(server)),
@@ -94,18 +94,20 @@ public:
         report_.workload = std::string(workload_name(load_));
         report_.workload_parameters = describe_workload();
         report_.sessions = options_.sessions;
-        report_.server = server_.command_line();
+        report_.server = describe(server_);
+        report_.transport = transport_name(server_);
         report_.seed = options_.seed;
         if (!options_.trace_path.empty()) open_trace();
 
         co_await connect_sessions();
         const auto& id = sessions_.front().identity();
         report_.protocol_version = id.protocol_version;
+        report_.protocol_era = std::string(to_string(id.era));
         report_.server_name = id.name;
         report_.server_version = id.version;
 
         if (options_.sample_interval.count() > 0) {
-            for (auto& s : sessions_) sampler_.add(s.pid());
+            for (const auto& [session_index, pid] : sampled_processes()) sampler_.add(pid);
             sampler_.start();
         }
         const auto cpu0 = process_cpu_time();
@@ -478,10 +480,10 @@ private:
             if (leak.warmup.count() == 0)
                 leak.warmup = std::min<std::chrono::milliseconds>(
                     std::chrono::duration_cast<std::chrono::milliseconds>(elapsed / 5), std::chrono::seconds(30));
-            for (std::size_t i = 0; i < sessions_.size(); ++i) {
+            for (const auto& [session_index, pid] : sampled_processes()) {
                 server_process_report p;
-                p.session = i;
-                p.pid = sessions_[i].pid();
+                p.session = session_index;
+                p.pid = pid;
                 p.samples = sampler_.samples_of(p.pid);
                 p.stats = summarize(p.samples);
                 p.leaks = analyse_leaks(p.samples, leak);
@@ -556,8 +558,19 @@ private:
         }
     }
 
+    // Every server process the run spawned, then the ones the caller named
+    // (network servers it started itself); session index -1 for the latter.
+    std::vector<std::pair<std::size_t, pid_t>> sampled_processes() const {
+        std::vector<std::pair<std::size_t, pid_t>> v;
+        for (std::size_t i = 0; i < sessions_.size(); ++i)
+            if (sessions_[i].pid() > 0) v.emplace_back(i, sessions_[i].pid());
+        for (pid_t pid : options_.sample_pids)
+            if (pid > 0) v.emplace_back(static_cast<std::size_t>(-1), pid);
+        return v;
+    }
+
     asio::any_io_executor ex_;
-    stdio_server server_;
+    any_server server_;
     workload load_;
     mix mix_;
     thresholds objectives_;
@@ -584,7 +597,7 @@ private:
 };
 
 struct load_job {
-    stdio_server server;
+    any_server server;
     workload load;
     mix calls;
     thresholds objectives;

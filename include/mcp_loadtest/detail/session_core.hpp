@@ -1,29 +1,26 @@
-// The state behind a session: one child process, its pipes, and the
-// JSON-RPC correlation of many requests in flight on one stdin/stdout pair.
+// The JSON-RPC side of a session: ids, many requests in flight correlated by
+// id, per-call deadlines (hang / grace / deadlock), server→client requests and
+// notifications, protocol violations. The bytes travel through a transport
+// (transport.hpp): stdio, sockets, HTTP or WebSocket, all with the same
+// semantics.
 //
 // Threading: a core is used from one executor (one thread at a time), like
-// every Asio I/O object. Internal I/O uses plain callbacks that hold a
-// shared_ptr to the core; the public session handle owns its life and kills
-// the child when dropped without close().
+// every Asio I/O object. The public session handle owns its life and aborts
+// the transport (killing a spawned child) when dropped without close().
 #pragma once
 
 #include <mcp_loadtest/call_result.hpp>
 #include <mcp_loadtest/client_options.hpp>
 #include <mcp_loadtest/detail/asio_compat.hpp>
-#include <mcp_loadtest/detail/child_process.hpp>
 #include <mcp_loadtest/detail/completion.hpp>
 #include <mcp_loadtest/detail/json_scan.hpp>
-#include <mcp_loadtest/server.hpp>
+#include <mcp_loadtest/detail/stdio_transport.hpp>
+#include <mcp_loadtest/detail/transport.hpp>
 #include <mcp_loadtest/session_info.hpp>
 
 #include <algorithm>
-#include <array>
-#include <fcntl.h>
-#include <csignal>
-#include <cstring>
 #include <deque>
 #include <memory>
-#include <mutex>
 #include <optional>
 #include <queue>
 #include <string>
@@ -33,156 +30,62 @@
 
 namespace mcp_loadtest::detail {
 
-using clock = std::chrono::steady_clock;
-
-inline void ignore_sigpipe_once() {
-    static std::once_flag once;
-    std::call_once(once, [] {
-        // Writes to a dead server's stdin must fail with EPIPE, not kill the test.
-        struct sigaction old {};
-        if (::sigaction(SIGPIPE, nullptr, &old) == 0 && old.sa_handler == SIG_DFL)
-            ::signal(SIGPIPE, SIG_IGN);
-    });
-}
-
-inline std::string truncate_for_message(std::string_view s, std::size_t n = 512) {
-    std::string out(s.substr(0, n));
-    for (char& c : out)
-        if (static_cast<unsigned char>(c) < 0x20 && c != '\t') c = ' ';
-    if (s.size() > n) out += "...";
-    return out;
-}
-
-class session_core : public std::enable_shared_from_this<session_core> {
+class session_core final : public std::enable_shared_from_this<session_core>, private transport_events {
 public:
-    session_core(asio::any_io_executor ex, stdio_server server, client_options options)
+    session_core(asio::any_io_executor ex, std::shared_ptr<transport> wire, client_options options)
         : ex_(std::move(ex)),
-          server_(std::move(server)),
+          wire_(std::move(wire)),
           options_(std::move(options)),
-          stdin_(ex_),
-          stdout_(ex_),
-          stderr_(ex_),
-          pidfd_(ex_),
           deadline_timer_(ex_),
-          exit_event_(ex_),
-          settle_timer_(ex_),
           started_at_(clock::now()) {}
 
     session_core(const session_core&) = delete;
     session_core& operator=(const session_core&) = delete;
 
-    ~session_core() { abort_now(); }
+    ~session_core() {
+        abort_now();
+        wire_->detach();
+    }
 
     // ---- lifecycle -------------------------------------------------------
 
-    void start() {
-        ignore_sigpipe_once();
-        unique_fd stderr_for_child;
-        unique_fd stderr_pipe_read;
-        const bool want_pipe = server_.stderr_to == stderr_mode::tee ||
-                               (server_.stderr_to == stderr_mode::capture && server_.stderr_path.empty());
-        if (server_.stderr_to == stderr_mode::discard) {
-            stderr_for_child = unique_fd(::open("/dev/null", O_WRONLY | O_CLOEXEC));
-        } else if (server_.stderr_to == stderr_mode::capture && !server_.stderr_path.empty()) {
-            stderr_for_child = open_stderr_file();
-        } else if (want_pipe) {
-            auto p = make_pipe();
-            stderr_pipe_read = std::move(p.read_end);
-            stderr_for_child = std::move(p.write_end);
-            if (!server_.stderr_path.empty()) stderr_file_ = open_stderr_file();
-        }
-
-        spawned_child child = spawn_child(server_, stderr_for_child ? stderr_for_child.get() : -1);
-        pid_ = child.pid;
-        stdin_.assign(child.stdin_write.release());
-        stdout_.assign(child.stdout_read.release());
-        if (child.pidfd) pidfd_.assign(child.pidfd.release());
-        if (stderr_pipe_read) stderr_.assign(stderr_pipe_read.release());
-        stderr_for_child.reset();  // the child has its copy
-
-        read_buffer_.resize(64 * 1024);
-        start_read();
-        watch_exit();
-        if (stderr_.is_open()) start_stderr_read();
-        if (options_.session_deadline.count() > 0)
-            session_deadline_ = started_at_ + options_.session_deadline;
+    /// Starts the transport (spawn, connect). Throws spawn_error / connect_error.
+    asio::awaitable<void> open() {
+        if (options_.session_deadline.count() > 0) session_deadline_ = started_at_ + options_.session_deadline;
+        auto keep = wire_;
+        co_await keep->open(*this, stats_);
     }
 
-    /// Graceful shutdown: close stdin, wait; SIGTERM the group, wait; SIGKILL, reap.
+    /// Graceful shutdown: pending calls end as cancelled, then the transport's
+    /// own bounded shutdown (stdio: close stdin, SIGTERM, SIGKILL, reap).
     asio::awaitable<shutdown_result> close() {
-        const auto t0 = clock::now();
-        shutdown_result r;
         if (closed_) {
-            r.status = exit_;
+            shutdown_result r;
+            r.status = wire_->exit();
             co_return r;
         }
         closing_ = true;
         fail_all_pending(outcome::cancelled, "the session was closed while the call was in flight", true);
-        asio::error_code ignored;
-        stdin_.close(ignored);
-
-        if (exited_) {
-            r.ended = shutdown_result::how::already_exited;
-        } else {
-            co_await wait_for_exit_or(server_.shutdown.after_stdin_close);
-            if (exited_) {
-                r.ended = shutdown_result::how::stdin_closed;
-            } else {
-                signal_group(pid_, SIGTERM);
-                co_await wait_for_exit_or(server_.shutdown.after_sigterm);
-                if (exited_) {
-                    r.ended = shutdown_result::how::terminated;
-                } else {
-                    signal_group(pid_, SIGKILL);
-                    co_await wait_for_exit_or(server_.shutdown.after_sigkill);
-                    r.ended = exited_ ? shutdown_result::how::killed : shutdown_result::how::abandoned;
-                }
-            }
-        }
-        if (exited_ && !reaped_) {
-            reap(pid_);
-            reaped_ = true;
-        }
-        // reap() SIGKILLed the server's own children; give the kernel a moment to finish them.
-        const auto until = clock::now() + server_.shutdown.after_sigkill;
-        asio::steady_timer pause(ex_);
-        while (exited_ && process_audit::group_alive(pid_) && clock::now() < until) {
-            pause.expires_after(2ms);
-            asio::error_code ignored_ec;
-            co_await pause.async_wait(asio::redirect_error(asio::use_awaitable, ignored_ec));
-        }
-        release_descriptors();
+        auto keep = wire_;
+        shutdown_result r = co_await keep->close();
         closed_ = true;
-        r.status = exit_;
-        r.took = clock::now() - t0;
+        deadline_timer_.cancel();
         co_return r;
     }
 
     /// Synchronous last resort (session dropped without close(), or the test
-    /// was abandoned): pending calls end as cancelled, the group is SIGKILLed
-    /// and reaped before this returns.
+    /// was abandoned): pending calls end as cancelled and the transport is
+    /// torn down (a spawned server is SIGKILLed and reaped) before this returns.
     void abort_now() noexcept {
-        if (closed_ || pid_ <= 0) return;
+        if (closed_) return;
         closing_ = true;
         try {
-            fail_all_pending(outcome::cancelled,
-                             "the session was destroyed while the call was in flight", true);
+            fail_all_pending(outcome::cancelled, "the session was destroyed while the call was in flight", true);
         } catch (...) {
         }
-        if (!reaped_) {
-            const exit_status s = exited_ ? exit_ : kill_and_reap_now(pid_, server_.shutdown.after_sigkill);
-            if (s.exited) {
-                if (!exited_) exit_ = s;
-                exited_ = true;
-                if (!reaped_) reap(pid_);
-                reaped_ = true;
-                const auto until = clock::now() + std::chrono::seconds(1);
-                while (process_audit::group_alive(pid_) && clock::now() < until)
-                    std::this_thread::sleep_for(std::chrono::milliseconds(1));
-            }
-        }
-        release_descriptors();
+        wire_->abort_now();
         closed_ = true;
+        deadline_timer_.cancel();
     }
 
     // ---- requests --------------------------------------------------------
@@ -197,6 +100,9 @@ public:
         std::string method;
         std::string tool;
         call_options options;
+        /// Where the params object's members start in `line` (after `"params":{`);
+        /// a modern-era retry with inputResponses is built from there. 0: unknown.
+        std::uint32_t params_members_at = 0;
     };
 
     /// Registers and sends a request; `completion` gets exactly one call_result.
@@ -231,6 +137,8 @@ public:
             p.deadline = *session_deadline_;
             p.deadline_is_session = true;
         }
+        if (era_ == protocol_era::modern && req.params_members_at > 0 && may_need_input(p.method))
+            p.retry_tail.assign(std::string_view(req.line).substr(req.params_members_at));
         auto slot = completion.slot();
         p.completion = std::move(completion);
         const std::uint64_t id = req.id;
@@ -252,7 +160,11 @@ public:
         }
         schedule_deadline(deadline, id);
         ++stats_.requests_sent;
-        write(req.line);
+        outgoing info;
+        info.id = id;
+        info.method = req.method;
+        info.name = req.tool;
+        wire_->send(req.line, info);
     }
 
     /// Sends a notification (no reply expected).
@@ -266,7 +178,10 @@ public:
         }
         line += "}\n";
         ++stats_.notifications_sent;
-        write(line);
+        outgoing info;
+        info.what = outgoing::kind::notification;
+        info.method = method;
+        wire_->send(line, info);
     }
 
     /// Ends an in-flight call as cancelled and tells the server. False if not in flight.
@@ -276,6 +191,7 @@ public:
         auto node = pending_.extract(it);
         pending_call& p = node.mapped();
         send_cancelled(id, reason);
+        wire_->forget(id);
         remember_expired(id, p);
         call_result r = make_result(id, std::move(p.method), std::move(p.tool), p.sent_at);
         r.outcome = outcome::cancelled;
@@ -286,14 +202,46 @@ public:
         return true;
     }
 
+    // ---- protocol era ----------------------------------------------------
+
+    /// From now on every request carries the modern _meta (protocol version,
+    /// client capabilities, client info) and the transport labels requests
+    /// the modern way.
+    void use_modern_era(const std::string& version, const json& capabilities) {
+        era_ = protocol_era::modern;
+        json meta = json::object();
+        meta["io.modelcontextprotocol/protocolVersion"] = version;
+        meta["io.modelcontextprotocol/clientCapabilities"] = capabilities;
+        meta["io.modelcontextprotocol/clientInfo"] = json{{"name", options_.client_name}, {"version", options_.client_version}};
+        if (!options_.log_level.empty()) meta["io.modelcontextprotocol/logLevel"] = options_.log_level;
+        const std::string text = meta.dump();
+        meta_members_ = text.substr(1, text.size() - 2);
+        modern_meta_ = std::move(meta);
+        wire_->set_era(protocol_era::modern);
+        wire_->set_protocol_version(version);
+    }
+
+    void use_legacy_era() {
+        era_ = protocol_era::legacy;
+        meta_members_.clear();
+        modern_meta_ = json::object();
+        wire_->set_era(protocol_era::legacy);
+        wire_->set_protocol_version({});
+    }
+
+    [[nodiscard]] protocol_era era() const noexcept { return era_; }
+    /// Modern era: the members of every request's _meta, without braces.
+    [[nodiscard]] const std::string& meta_members() const noexcept { return meta_members_; }
+    [[nodiscard]] const json& modern_meta() const noexcept { return modern_meta_; }
+
     // ---- state -----------------------------------------------------------
 
-    [[nodiscard]] pid_t pid() const noexcept { return pid_; }
-    [[nodiscard]] bool alive() const noexcept { return pid_ > 0 && !exited_; }
+    [[nodiscard]] pid_t pid() const noexcept { return wire_->pid(); }
+    [[nodiscard]] bool alive() const noexcept { return wire_->alive(); }
     [[nodiscard]] bool closed() const noexcept { return closed_; }
-    [[nodiscard]] const exit_status& exit() const noexcept { return exit_; }
+    [[nodiscard]] const exit_status& exit() const noexcept { return wire_->exit(); }
     [[nodiscard]] const session_stats& stats() const noexcept { return stats_; }
-    [[nodiscard]] const stdio_server& server() const noexcept { return server_; }
+    [[nodiscard]] transport& wire() const noexcept { return *wire_; }
     [[nodiscard]] const client_options& options() const noexcept { return options_; }
     [[nodiscard]] const std::deque<notification>& notifications() const noexcept { return notifications_; }
     [[nodiscard]] const std::vector<protocol_violation>& violations() const noexcept { return violations_; }
@@ -309,38 +257,10 @@ public:
         return v;
     }
 
-    /// The end of the server's stderr, when captured (memory tail or file).
-    [[nodiscard]] std::string stderr_tail(std::size_t max = 4096) const {
-        if (server_.stderr_to == stderr_mode::capture && !server_.stderr_path.empty()) {
-            unique_fd fd(::open(server_.stderr_path.c_str(), O_RDONLY | O_CLOEXEC));
-            if (!fd) return {};
-            const off_t size = ::lseek(fd.get(), 0, SEEK_END);
-            const off_t from = size > static_cast<off_t>(max) ? size - static_cast<off_t>(max) : 0;
-            std::string out(static_cast<std::size_t>(size - from), '\0');
-            const ssize_t n = ::pread(fd.get(), out.data(), out.size(), from);
-            out.resize(n > 0 ? static_cast<std::size_t>(n) : 0);
-            return out;
-        }
-        return stderr_tail_.size() > max ? stderr_tail_.substr(stderr_tail_.size() - max) : stderr_tail_;
-    }
-
-    /// A hint pointing at the server's stderr, for error messages.
-    [[nodiscard]] std::string stderr_hint() const {
-        switch (server_.stderr_to) {
-            case stderr_mode::inherit:
-                return " The server's stderr went to the test's stderr; look there, or set "
-                       "stdio_server.stderr_to = stderr_mode::capture to get it in this message.";
-            case stderr_mode::discard:
-                return " The server's stderr was discarded; set stderr_to = stderr_mode::capture to see it.";
-            default: {
-                std::string tail = stderr_tail(1024);
-                while (!tail.empty() && (tail.back() == '\n' || tail.back() == '\r')) tail.pop_back();
-                if (tail.empty()) return " The server wrote nothing to stderr.";
-                return " Last stderr output: \"" + truncate_for_message(tail, 1024) + "\"" +
-                       (server_.stderr_path.empty() ? "" : " (full log: " + server_.stderr_path.string() + ")");
-            }
-        }
-    }
+    /// The end of the server's stderr, when captured (stdio capture/tee modes).
+    [[nodiscard]] std::string stderr_tail(std::size_t max = 4096) const { return wire_->stderr_tail(max); }
+    /// Context for failure messages (e.g. the server's stderr tail).
+    [[nodiscard]] std::string failure_hint() const { return wire_->failure_hint(); }
 
 private:
     struct pending_call {
@@ -355,6 +275,8 @@ private:
         bool deadline_is_session = false;
         bool cancel_on_timeout = true;
         std::uint32_t progress = 0;
+        std::uint32_t input_rounds = 0;
+        std::string retry_tail;  // modern era: params members after inputResponses/requestState
     };
 
     struct deadline_entry {
@@ -376,19 +298,6 @@ private:
         r.tool = std::move(tool);
         r.duration = clock::now() - sent_at;
         return r;
-    }
-
-    unique_fd open_stderr_file() {
-        std::error_code ec;
-        if (server_.stderr_path.has_parent_path())
-            std::filesystem::create_directories(server_.stderr_path.parent_path(), ec);
-        unique_fd fd(::open(server_.stderr_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644));
-        if (!fd)
-            throw spawn_error("cannot open stderr capture file '" + server_.stderr_path.string() +
-                              "': " + std::strerror(errno) +
-                              ". Hint: check that the directory is writable, or leave stderr_path empty to "
-                              "capture into memory.");
-        return fd;
     }
 
     // ---- deadlines -------------------------------------------------------
@@ -479,6 +388,7 @@ private:
                         "set call_options.grace to tell a slow server from a deadlocked one.";
         }
         if (p.cancel_on_timeout) send_cancelled(id, "timed out after " + ms(clock::now() - p.sent_at) + " ms");
+        wire_->forget(id);
         remember_expired(id, p);
         p.completion.complete(std::move(r));
     }
@@ -502,170 +412,48 @@ private:
         send_notification("notifications/cancelled", params);
     }
 
-    // ---- writing ---------------------------------------------------------
+    // ---- transport events ------------------------------------------------
 
-    void write(std::string_view bytes) {
-        if (write_broken_ || !stdin_.is_open()) return;
-        outbox_.append(bytes.data(), bytes.size());
-        // While a batch of replies is being dispatched, the requests their
-        // callers send next are gathered and written once, after the batch.
-        if (!write_in_flight_ && !corked_) flush();
-    }
-
-    void flush() {
-        writing_.swap(outbox_);
-        outbox_.clear();
-        write_in_flight_ = true;
-        asio::async_write(stdin_, asio::buffer(writing_),
-                          [self = shared_from_this()](const asio::error_code& ec, std::size_t n) {
-                              self->on_written(ec, n);
-                          });
-    }
-
-    void on_written(const asio::error_code& ec, std::size_t n) {
-        write_in_flight_ = false;
-        stats_.bytes_written += n;
-        writing_.clear();
-        if (ec) {
-            if (ec != asio::error::operation_aborted && !exited_ && !closing_) {
-                // EPIPE while running: it closed stdin. Replies may still come; timeouts bound the rest.
-                record_violation(protocol_violation::kind::stdin_closed,
-                                 "the server closed its stdin while still running (" + ec.message() + ")", 0);
-            }
-            write_broken_ = true;
-            outbox_.clear();
-            return;
-        }
-        if (!outbox_.empty() && stdin_.is_open()) flush();
-    }
-
-    // ---- reading ---------------------------------------------------------
-
-    void start_read() {
-        if (read_end_ == read_buffer_.size()) {
-            // Compact, then grow up to what one maximal message needs.
-            if (read_begin_ > 0) {
-                std::memmove(read_buffer_.data(), read_buffer_.data() + read_begin_, read_end_ - read_begin_);
-                read_end_ -= read_begin_;
-                scan_from_ -= read_begin_;
-                read_begin_ = 0;
-            }
-            if (read_end_ == read_buffer_.size())
-                read_buffer_.resize(std::min(read_buffer_.size() * 2, server_.max_message_size + 64 * 1024));
-        }
-        stdout_.async_read_some(
-            asio::buffer(read_buffer_.data() + read_end_, read_buffer_.size() - read_end_),
-            [self = shared_from_this()](const asio::error_code& ec, std::size_t n) { self->on_read(ec, n); });
-    }
-
-    void on_read(const asio::error_code& ec, std::size_t n) {
-        if (closed_) return;
-        stats_.bytes_read += n;
-        read_end_ += n;
-        {
-            // Requests sent by callers resumed in this batch are written once, after it.
-            corked_ = true;
-            struct uncork {
-                bool& corked;
-                ~uncork() { corked = false; }
-            } guard{corked_};
-            process_buffer();
-        }
-        if (closed_) return;
-        if (!outbox_.empty() && !write_in_flight_ && !write_broken_ && stdin_.is_open()) flush();
-        if (ec) {
-            if (ec == asio::error::operation_aborted) return;
-            // EOF (or a read error): a final unterminated line still counts.
-            if (!discarding_ && read_end_ > read_begin_) {
-                const std::string_view last(read_buffer_.data() + read_begin_, read_end_ - read_begin_);
-                read_begin_ = read_end_ = scan_from_ = 0;
-                handle_line(last);
-            }
-            on_stdout_closed();
-            return;
-        }
-        if (read_begin_ == read_end_) read_begin_ = read_end_ = scan_from_ = 0;
-        start_read();
-    }
-
-    void process_buffer() {
-        const std::size_t max = server_.max_message_size;
-        while (!closed_) {
-            char* base = read_buffer_.data();
-            if (discarding_) {
-                auto* nl = static_cast<char*>(std::memchr(base + read_begin_, '\n', read_end_ - read_begin_));
-                if (!nl) {
-                    discarded_ += read_end_ - read_begin_;
-                    read_begin_ = read_end_ = scan_from_ = 0;
-                    return;
-                }
-                discarded_ += static_cast<std::size_t>(nl - (base + read_begin_));
-                read_begin_ = scan_from_ = static_cast<std::size_t>(nl - base) + 1;
-                discarding_ = false;
-                finish_oversized();
-                continue;
-            }
-            auto* nl = static_cast<char*>(std::memchr(base + scan_from_, '\n', read_end_ - scan_from_));
-            if (!nl) {
-                scan_from_ = read_end_;
-                if (read_end_ - read_begin_ > max) begin_oversized();
-                return;
-            }
-            const std::size_t line_end = static_cast<std::size_t>(nl - base);
-            const std::string_view line(base + read_begin_, line_end - read_begin_);
-            read_begin_ = scan_from_ = line_end + 1;
-            if (line.size() > max) {
-                oversized_prefix_.assign(line.substr(0, 4096));
-                discarded_ = line.size();
-                finish_oversized();
-                continue;
-            }
-            handle_line(line);
-        }
-    }
-
-    void begin_oversized() {
-        oversized_prefix_.assign(read_buffer_.data() + read_begin_, std::min<std::size_t>(4096, read_end_ - read_begin_));
-        discarded_ = read_end_ - read_begin_;
-        discarding_ = true;
-        read_begin_ = read_end_ = scan_from_ = 0;
-        if (read_buffer_.size() > 256 * 1024) {
-            read_buffer_.resize(64 * 1024);
-            read_buffer_.shrink_to_fit();
-        }
-        fail_oversized_call("at least ");  // do not make the caller wait for the end of the line
-    }
-
-    // The line is gone; its start may still name the request it answered.
-    void finish_oversized() {
-        record_violation(protocol_violation::kind::oversized_message, oversized_prefix_, discarded_);
-        fail_oversized_call("");
-        oversized_prefix_.clear();
-        discarded_ = 0;
-    }
-
-    void fail_oversized_call(const char* qualifier) {
-        const envelope env = envelope_scanner::scan(oversized_prefix_);
+    void on_oversized(std::string_view prefix, std::size_t size, bool complete) override {
+        if (complete) record_violation(protocol_violation::kind::oversized_message, prefix, size);
+        const envelope env = envelope_scanner::scan(prefix);
         if (!env.id_is_integer || env.method.present()) return;
         auto it = pending_.find(env.id_value);
         if (it == pending_.end()) return;
         finish_pending(it, outcome::malformed,
-                       "the reply was " + std::string(qualifier) + std::to_string(discarded_) +
-                           " bytes, over stdio_server.max_message_size (" +
-                           std::to_string(server_.max_message_size) +
-                           " bytes); it was discarded and the session continues. Hint: raise max_message_size "
-                           "if replies this large are intended.",
+                       "the reply was " + std::string(complete ? "" : "at least ") + std::to_string(size) +
+                           " bytes, over max_message_size; it was discarded and the session continues. "
+                           "Hint: raise the server description's max_message_size if replies this large "
+                           "are intended.",
                        {}, {}, 0);
     }
 
-    void handle_line(std::string_view line) {
-        while (!line.empty() && (line.back() == '\r' || line.back() == ' ' || line.back() == '\t'))
-            line.remove_suffix(1);
-        std::size_t first = 0;
-        while (first < line.size() && (line[first] == ' ' || line[first] == '\t')) ++first;
-        line.remove_prefix(first);
-        if (line.empty()) return;
+    void on_violation(protocol_violation::kind k, std::string_view text, std::size_t size) override {
+        record_violation(k, text, size);
+    }
 
+    void on_request_failed(std::uint64_t id, outcome o, const std::string& message, int http_status) override {
+        auto it = pending_.find(id);
+        if (it == pending_.end()) return;
+        http_status_ = http_status;
+        finish_pending(it, o, message, {}, {}, 0);
+        http_status_ = 0;
+    }
+
+    void on_transport_down(outcome o, const std::string& message) override {
+        if (dead_) return;
+        dead_ = true;
+        dead_outcome_ = o;
+        dead_message_ = message;
+        fail_all_pending(o, message, false);
+    }
+
+    void on_message(std::string_view line, int http_status) override {
+        http_status_ = http_status;
+        struct reset_status {
+            int& s;
+            ~reset_status() { s = 0; }
+        } reset{http_status_};
         const envelope env = envelope_scanner::scan(line);
         if (!env.valid) {
             if (env.is_object && env.id_is_integer && !env.method.present()) {
@@ -733,6 +521,10 @@ private:
                                "the reply's result is not a JSON object: \"" +
                                    truncate_for_message(env.result.in(line), 200) + "\"",
                                line, env.result, 0);
+            } else if (!it->second.retry_tail.empty() &&
+                       env.result.in(line).find("\"input_required\"") != std::string_view::npos &&
+                       answer_input_required(it, env.result.in(line))) {
+                // Retried with the answers under a new id; the call goes on.
             } else if (env.result_is_error_flagged && it->second.method == "tools/call") {
                 finish_pending(it, outcome::tool_error, "the tool reported an error (isError: true)", line,
                                env.result, 0);
@@ -754,6 +546,8 @@ private:
         pending_call& p = node.mapped();
         call_result r = make_result(id, std::move(p.method), std::move(p.tool), p.sent_at);
         r.progress_notifications = p.progress;
+        r.input_rounds = p.input_rounds;
+        r.http_status = static_cast<std::uint16_t>(http_status_);
         r.error_code = code;
         r.raw.assign(line);
         r.payload_begin = payload.begin;
@@ -800,6 +594,106 @@ private:
         }
     }
 
+    static bool may_need_input(std::string_view method) noexcept {
+        return method == "tools/call" || method == "resources/read" || method == "prompts/get";
+    }
+
+    /// Answers a server→client request (legacy) or an input request (modern
+    /// InputRequiredResult) with the user's handlers. Throws rpc_error when
+    /// there is no way to answer.
+    json answer_for_server(const std::string& method, const json& params) {
+        if (auto h = options_.request_handlers.find(method); h != options_.request_handlers.end() && h->second)
+            return h->second(params);
+        if (method == "ping") return json::object();
+        if (method == "roots/list" && (options_.declare_roots || !options_.roots.empty())) {
+            json roots = json::array();
+            for (const auto& r : options_.roots) {
+                json item{{"uri", r.uri}};
+                if (!r.name.empty()) item["name"] = r.name;
+                roots.push_back(std::move(item));
+            }
+            return json{{"roots", roots}};
+        }
+        throw rpc_error(-32601, "Method not found: this client has no handler for " + method +
+                                    " (mcp-loadtest: install one in client_options.request_handlers)");
+    }
+
+    /// Modern era: the result asks for input (elicitation, sampling, roots).
+    /// Answers each input request with the same handlers that answer legacy
+    /// server→client requests and retries under a new id, echoing requestState.
+    /// Returns false when the result is not an InputRequiredResult after all.
+    bool answer_input_required(std::unordered_map<std::uint64_t, pending_call>::iterator it, std::string_view result_text) {
+        json result;
+        try {
+            result = json::parse(result_text);
+        } catch (const std::exception&) {
+            return false;
+        }
+        if (!result.is_object() || result.value("resultType", "") != "input_required") return false;
+        pending_call& p = it->second;
+        const std::uint64_t old_id = it->first;
+        const auto fail = [&](outcome o, std::string message) {
+            finish_pending(pending_.find(old_id), o, std::move(message), {}, {}, 0);
+            return true;
+        };
+        if (++p.input_rounds > options_.max_input_rounds)
+            return fail(outcome::protocol_error,
+                        "the server asked for input " + std::to_string(p.input_rounds) +
+                            " times (InputRequiredResult) without completing; client_options.max_input_rounds is " +
+                            std::to_string(options_.max_input_rounds) + ".");
+        json responses = json::object();
+        if (auto reqs = result.find("inputRequests"); reqs != result.end() && reqs->is_object()) {
+            for (const auto& [key, input] : reqs->items()) {
+                const std::string method = input.is_object() ? input.value("method", "") : std::string();
+                const json params = input.is_object() && input.contains("params") ? input["params"] : json::object();
+                try {
+                    responses[key] = answer_for_server(method, params);
+                    ++stats_.server_requests_answered;
+                } catch (const std::exception& e) {
+                    return fail(outcome::protocol_error,
+                                "the server asked for input \"" + key + "\" (" + method +
+                                    ") and the client cannot provide it: " + e.what() +
+                                    ". Hint: install a handler for " + method +
+                                    " in client_options.request_handlers (it also declares the capability).");
+                }
+            }
+        }
+        std::string line;
+        line.reserve(p.retry_tail.size() + 128);
+        const std::uint64_t id = next_id();
+        begin_request(line, id, p.method);
+        line += R"(,"params":{)";
+        if (!responses.empty()) {
+            line += R"("inputResponses":)";
+            line += responses.dump();
+            line += ',';
+        }
+        if (auto state = result.find("requestState"); state != result.end() && state->is_string()) {
+            line += R"("requestState":)";
+            append_json_string(line, state->get_ref<const std::string&>());
+            line += ',';
+        }
+        line += p.retry_tail;
+        // The same call continues under the new id: same deadline, same caller.
+        auto node = pending_.extract(it);
+        node.key() = id;
+        auto inserted = pending_.insert(std::move(node));
+        pending_call& moved = inserted.position->second;
+        schedule_deadline(moved.deadline, id);
+        if (auto slot = moved.completion.slot(); slot.is_connected()) {
+            slot.assign([weak = weak_from_this(), id](asio::cancellation_type) {
+                if (auto self = weak.lock()) self->cancel(id, "cancelled by the caller", true);
+            });
+        }
+        ++stats_.requests_sent;
+        outgoing info;
+        info.id = id;
+        info.method = moved.method;
+        info.name = moved.tool;
+        wire_->send(line, info);
+        return true;
+    }
+
     void handle_server_request(const envelope& env, std::string_view line) {
         const std::string method(env.method.in(line));
         json params = json::object();
@@ -824,145 +718,22 @@ private:
             reply += "}\n";
         };
         try {
-            if (auto h = options_.request_handlers.find(method); h != options_.request_handlers.end() && h->second) {
-                result_reply(h->second(params));
-            } else if (method == "ping") {
-                result_reply(json::object());
-            } else if (method == "roots/list" && (options_.declare_roots || !options_.roots.empty())) {
-                json roots = json::array();
-                for (const auto& r : options_.roots) {
-                    json item{{"uri", r.uri}};
-                    if (!r.name.empty()) item["name"] = r.name;
-                    roots.push_back(std::move(item));
-                }
-                result_reply(json{{"roots", roots}});
-            } else {
-                error_reply(-32601, "Method not found: this client has no handler for " + method +
-                                        " (mcp-loadtest: install one in client_options.request_handlers)");
-            }
+            result_reply(answer_for_server(method, params));
         } catch (const rpc_error& e) {
             error_reply(e.code(), e.what());
         } catch (const std::exception& e) {
             error_reply(-32603, std::string("Internal error in the client's handler: ") + e.what());
         }
         ++stats_.server_requests_answered;
-        write(reply);
+        outgoing info;
+        info.what = outgoing::kind::response;
+        wire_->send(reply, info);
     }
 
     void record_violation(protocol_violation::kind k, std::string_view text, std::size_t size) {
         ++stats_.protocol_violations;
         if (violations_.size() >= 100) return;
         violations_.push_back({k, truncate_for_message(text), size ? size : text.size(), clock::now() - started_at_});
-    }
-
-    // ---- stderr pump (capture to memory / tee) ---------------------------
-
-    void start_stderr_read() {
-        stderr_.async_read_some(asio::buffer(stderr_chunk_),
-                                [self = shared_from_this()](const asio::error_code& ec, std::size_t n) {
-                                    self->on_stderr(ec, n);
-                                });
-    }
-
-    void on_stderr(const asio::error_code& ec, std::size_t n) {
-        if (n > 0) {
-            const char* data = stderr_chunk_.data();
-            if (server_.stderr_to == stderr_mode::tee) write_all(STDERR_FILENO, data, n);
-            if (stderr_file_) write_all(stderr_file_.get(), data, n);
-            stderr_tail_.append(data, n);
-            const std::size_t cap = std::max<std::size_t>(server_.stderr_tail_bytes, 1);
-            if (stderr_tail_.size() > 2 * cap) stderr_tail_.erase(0, stderr_tail_.size() - cap);
-        }
-        if (ec || closed_) return;
-        start_stderr_read();
-    }
-
-    static void write_all(int fd, const char* data, std::size_t n) noexcept {
-        while (n > 0) {
-            const ssize_t w = ::write(fd, data, n);
-            if (w < 0) {
-                if (errno == EINTR) continue;
-                return;  // best effort: a full disk must not break the session
-            }
-            data += w;
-            n -= static_cast<std::size_t>(w);
-        }
-    }
-
-    // ---- process exit ----------------------------------------------------
-
-    void watch_exit() {
-        if (pidfd_.is_open()) {
-            pidfd_.async_wait(asio::posix::stream_descriptor::wait_read,
-                              [self = shared_from_this()](const asio::error_code& ec) {
-                                  if (ec == asio::error::operation_aborted || self->closed_) return;
-                                  self->check_exit();
-                              });
-        } else {
-            // No pidfd (kernel < 5.3): poll.
-            poll_timer_.emplace(ex_);
-            poll_timer_->expires_after(10ms);
-            poll_timer_->async_wait([self = shared_from_this()](const asio::error_code& ec) {
-                if (ec == asio::error::operation_aborted || self->closed_) return;
-                self->check_exit();
-            });
-        }
-    }
-
-    void check_exit() {
-        const exit_status s = peek_exit(pid_);
-        if (!s.exited) {
-            watch_exit();
-            return;
-        }
-        exit_ = s;
-        exited_ = true;
-        exit_event_.cancel();
-        if (stdout_eof_) {
-            settle();
-        } else {
-            // Replies written just before exiting are still in the pipe: read them first.
-            arm_settle_timer(100ms);
-        }
-    }
-
-    void on_stdout_closed() {
-        stdout_eof_ = true;
-        if (exited_) {
-            settle();
-        } else {
-            // Usually the exit follows at once; if not, the server closed stdout and lives on.
-            arm_settle_timer(500ms);
-        }
-    }
-
-    void arm_settle_timer(std::chrono::milliseconds d) {
-        settle_timer_.expires_after(d);
-        settle_timer_.async_wait([self = shared_from_this()](const asio::error_code& ec) {
-            if (ec == asio::error::operation_aborted || self->closed_) return;
-            self->settle();
-        });
-    }
-
-    // The server is gone (exited) or unreachable (stdout closed): fail everything in flight.
-    void settle() {
-        if (dead_) return;
-        dead_ = true;
-        settle_timer_.cancel();
-        if (exited_) {
-            dead_outcome_ = outcome::crash;
-            dead_message_ = "the server " + exit_.describe() + (closing_ ? "" : " while the call was in flight") + ".";
-            if (!reaped_) {
-                reap(pid_);
-                reaped_ = true;
-            }
-        } else {
-            dead_outcome_ = outcome::disconnected;
-            dead_message_ = "the server closed its stdout but is still running (pid " + std::to_string(pid_) +
-                            "); no reply can arrive.";
-        }
-        if (!closing_) dead_message_ += stderr_hint();
-        fail_all_pending(dead_outcome_, dead_message_, false);
     }
 
     void fail_all_pending(outcome o, const std::string& message, bool deferred) {
@@ -982,41 +753,18 @@ private:
         }
     }
 
-    asio::awaitable<void> wait_for_exit_or(std::chrono::milliseconds d) {
-        if (exited_) co_return;
-        exit_event_.expires_after(d);
-        asio::error_code ec;
-        co_await exit_event_.async_wait(asio::redirect_error(asio::use_awaitable, ec));
-        if (!exited_ && !pidfd_.is_open()) check_exit();  // polling fallback
-    }
-
-    void release_descriptors() noexcept {
-        asio::error_code ignored;
-        stdin_.close(ignored);
-        stdout_.close(ignored);
-        stderr_.close(ignored);
-        pidfd_.close(ignored);
-        deadline_timer_.cancel();
-        exit_event_.cancel();
-        settle_timer_.cancel();
-        if (poll_timer_) poll_timer_->cancel();
-    }
-
     asio::any_io_executor ex_;
-    stdio_server server_;
+    std::shared_ptr<transport> wire_;
     client_options options_;
-    asio::posix::stream_descriptor stdin_, stdout_, stderr_, pidfd_;
     asio::steady_timer deadline_timer_;
-    asio::steady_timer exit_event_;   // cancelled when the child exits: a one-shot event
-    asio::steady_timer settle_timer_;
-    std::optional<asio::steady_timer> poll_timer_;
     clock::time_point started_at_;
     std::optional<clock::time_point> session_deadline_;
 
-    pid_t pid_ = -1;
-    exit_status exit_;
-    bool exited_ = false, reaped_ = false, stdout_eof_ = false;
     bool dead_ = false, closing_ = false, closed_ = false;
+    protocol_era era_ = protocol_era::legacy;
+    int http_status_ = 0;  // set while a failed HTTP exchange finishes its call
+    std::string meta_members_;
+    json modern_meta_ = json::object();
     outcome dead_outcome_ = outcome::crash;
     std::string dead_message_;
 
@@ -1028,19 +776,6 @@ private:
     std::uint64_t deadline_generation_ = 0;
     std::unordered_map<std::uint64_t, expired_call> expired_;
     std::deque<std::uint64_t> expired_order_;
-
-    std::string outbox_, writing_;
-    bool write_in_flight_ = false, write_broken_ = false, corked_ = false;
-
-    std::vector<char> read_buffer_;
-    std::size_t read_begin_ = 0, read_end_ = 0, scan_from_ = 0;
-    bool discarding_ = false;
-    std::size_t discarded_ = 0;
-    std::string oversized_prefix_;
-
-    std::array<char, 8192> stderr_chunk_{};
-    std::string stderr_tail_;
-    unique_fd stderr_file_;
 
     session_stats stats_;
     std::deque<notification> notifications_;

@@ -1,0 +1,94 @@
+// Describing a server reached over the network. A load test switches
+// transport by changing only this description:
+//
+//     mlt::http_server{"http://127.0.0.1:3001/mcp"}        // Streamable HTTP
+//     mlt::sse_server{"http://127.0.0.1:3001/sse"}         // legacy HTTP+SSE (2024-11-05)
+//     mlt::websocket_server{"ws://127.0.0.1:8080/mcp"}     // one JSON-RPC message per text frame
+//     mlt::socket_server{"tcp://127.0.0.1:9000"}           // newline-delimited, like stdio
+//     mlt::socket_server{"unix:///run/my-server.sock"}
+//
+// Secrets (bearer_token, headers marked secret, Authorization, Cookie,
+// passwords in URLs) never appear in messages, reports or traces.
+#pragma once
+
+#include <algorithm>
+#include <cctype>
+#include <chrono>
+#include <cstddef>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace mcp_loadtest {
+
+using namespace std::chrono_literals;
+
+/// A header sent with every HTTP request (and the WebSocket handshake).
+struct http_header {
+    std::string name;
+    std::string value;
+    bool secret = false;  ///< redact the value in messages (implied for Authorization, Cookie, *key*, *token*)
+
+    [[nodiscard]] bool is_secret() const {
+        std::string n = name;
+        std::transform(n.begin(), n.end(), n.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+        return secret || n == "authorization" || n == "cookie" || n == "proxy-authorization" ||
+               n.find("key") != std::string::npos || n.find("token") != std::string::npos ||
+               n.find("secret") != std::string::npos;
+    }
+};
+
+/// Bounds and limits shared by every network transport.
+struct network_limits {
+    std::chrono::milliseconds connect_timeout = 5s;    ///< TCP connect (and HTTP/WS handshake)
+    std::chrono::milliseconds startup_timeout = 10s;   ///< bound on the initialize handshake
+    std::size_t max_message_size = 16 * 1024 * 1024;   ///< longest accepted message or body
+};
+
+/// What to do when a Streamable HTTP server forgets the session (404, or 400
+/// from some servers, to a request carrying Mcp-Session-Id).
+enum class expired_session_policy {
+    fail,          ///< calls fail as `disconnected`, saying the session expired
+    reinitialize,  ///< run initialize again once, then retry the call on the new session
+};
+
+/// A server speaking MCP Streamable HTTP (2025-03-26 .. 2025-11-25) or the
+/// stateless modern HTTP transport (2026-07-28) at one endpoint.
+struct http_server {
+    std::string url;                    ///< the MCP endpoint, e.g. http://127.0.0.1:3001/mcp
+    std::vector<http_header> headers;   ///< extra headers on every request
+    std::string bearer_token;           ///< sent as Authorization: Bearer …; never printed
+    std::size_t connections = 16;       ///< keep-alive pool size; concurrent calls spread over it
+    bool open_get_stream = true;        ///< open the standalone GET stream for server-initiated messages
+    bool delete_on_close = true;        ///< DELETE the session when the session is closed
+    expired_session_policy on_expired_session = expired_session_policy::fail;
+    network_limits limits{};
+};
+
+/// A server speaking the legacy HTTP+SSE transport (2024-11-05): GET the SSE
+/// endpoint, POST messages to the URL its `endpoint` event names.
+struct sse_server {
+    std::string url;                    ///< the SSE endpoint, e.g. http://127.0.0.1:3001/sse
+    std::vector<http_header> headers;
+    std::string bearer_token;
+    std::size_t connections = 16;       ///< keep-alive pool for the POSTs
+    network_limits limits{};
+};
+
+/// A server speaking JSON-RPC over WebSocket (RFC 6455), one message per text frame.
+struct websocket_server {
+    std::string url;                    ///< ws://host:port/path
+    std::vector<http_header> headers;   ///< sent with the opening handshake
+    std::string bearer_token;
+    std::string subprotocol = "mcp";    ///< Sec-WebSocket-Protocol offered (empty: none)
+    network_limits limits{};
+};
+
+/// A server speaking newline-delimited JSON-RPC (the stdio framing) over a
+/// TCP or Unix domain socket: "tcp://host:port" or "unix:///path/to.sock".
+struct socket_server {
+    std::string url;
+    network_limits limits{};
+};
+
+}  // namespace mcp_loadtest
