@@ -1,8 +1,16 @@
 // Interop: the official TypeScript SDK's reference server,
 // @modelcontextprotocol/server-everything (pinned in tests/interop/package.json,
-// installed by `npm ci`), spawned over stdio.
+// installed by `npm ci`), over stdio, Streamable HTTP and legacy HTTP+SSE (the
+// HTTP modes bound to 127.0.0.1 by a preload, see interop/bind_loopback.cjs).
 #include <doctest/doctest.h>
 #include <mcp_loadtest/doctest.hpp>
+#include <mcp_loadtest/detectors.hpp>
+#include <mcp_loadtest/run.hpp>
+#include <mcp_loadtest/server_process.hpp>
+
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <unistd.h>
 
 #include <string>
 
@@ -18,6 +26,71 @@ mlt::stdio_server everything() {
     s.env["GZIP_ALLOWED_DOMAINS"] = "127.0.0.1";  // never fetch anything remote
     s.stderr_to = mlt::stderr_mode::capture;      // it logs its start-up banner there
     return s;
+}
+
+bool contains(const std::string& haystack, const std::string& needle);
+
+// A port nothing listens on right now (the server binds it a moment later).
+int free_port() {
+    const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
+    sockaddr_in a{};
+    a.sin_family = AF_INET;
+    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    ::bind(fd, reinterpret_cast<sockaddr*>(&a), sizeof a);
+    socklen_t len = sizeof a;
+    ::getsockname(fd, reinterpret_cast<sockaddr*>(&a), &len);
+    ::close(fd);
+    return ntohs(a.sin_port);
+}
+
+// server-everything in an HTTP mode ("streamableHttp" or "sse") on a free loopback port.
+mlt::stdio_server everything_http(const std::string& mode, int port) {
+    mlt::stdio_server s = everything();
+    s.args = {"--require", MCP_LOADTEST_INTEROP_DIR "/bind_loopback.cjs", MCP_LOADTEST_EVERYTHING_JS, mode};
+    s.env["PORT"] = std::to_string(port);
+    return s;
+}
+
+struct interop_job {
+    mlt::any_server server;
+    std::string expected_transport;
+};
+
+// The one body every transport runs: only the server description differs.
+asio::awaitable<void> same_case_body(std::shared_ptr<interop_job> job) {
+    mlt::forget_detected_eras();
+    auto s = co_await mlt::connect(job->server);
+    CHECK(s.identity().era == mlt::protocol_era::legacy);  // server-everything is a legacy-era server
+    CHECK(s.protocol_version() == "2025-11-25");
+    auto tools = co_await s.list_tools();
+    REQUIRE(tools.ok());
+    REQUIRE(tools.find("get-sum") != nullptr);
+    const mlt::json sum_args{{"a", 2}, {"b", 40}};
+    auto sum = co_await s.call_tool("get-sum", sum_args);
+    MCP_CHECK_OK(sum);
+    CHECK(contains(sum.text(), "42"));
+    std::vector<asio::awaitable<mlt::call_result>> calls;
+    for (int i = 0; i < 128; ++i) calls.push_back(s.call_tool("echo", mlt::args("message", "m" + std::to_string(i))));
+    auto results = co_await mlt::when_all(std::move(calls));
+    for (std::size_t i = 0; i < results.size(); ++i) {
+        MCP_CHECK_OK(results[i]);
+        CHECK(contains(results[i].text(), "m" + std::to_string(i)));
+    }
+    CHECK(s.protocol_violations().empty());
+    co_await s.close();
+
+    mlt::run_options options;
+    options.sessions = 2;
+    options.sample_interval = std::chrono::milliseconds(0);
+    const auto mix = mlt::mix::single("echo", mlt::args("message", "load"));
+    const mlt::workload load = mlt::closed_load{.users = 16, .duration = 2s};
+    mlt::thresholds objectives;
+    objectives.error_rate = 0.0;
+    auto report = co_await mlt::run(job->server, load, mix, objectives, options);
+    MCP_CHECK_PASSED(report);
+    CHECK(report.transport == job->expected_transport);
+    CHECK(report.overall.outcomes.total() > 100);
+    MESSAGE(job->expected_transport << ": " << report.throughput_rps << " calls/s with 16 users on 2 sessions");
 }
 
 bool contains(const std::string& haystack, const std::string& needle) {
@@ -107,4 +180,48 @@ MCP_LOADTEST_CASE("server-everything: sampling/createMessage goes to the install
     CHECK(contains(r.text(), "fake completion for:"));
     CHECK(contains(r.text(), "mcp-loadtest-fake"));
     co_await s.close();
+}
+
+MCP_LOADTEST_CASE("server-everything: the same case body over stdio, Streamable HTTP and HTTP+SSE") {
+    auto stdio = std::make_shared<interop_job>(interop_job{everything(), "stdio"});
+    co_await same_case_body(stdio);
+
+    const int http_port = free_port();
+    auto http_cmd = everything_http("streamableHttp", http_port);
+    mlt::launch_options http_ready;
+    http_ready.url = "http://127.0.0.1:" + std::to_string(http_port) + "/mcp";
+    auto http_proc = co_await mlt::launch(http_cmd, http_ready);
+    mlt::http_server http;
+    http.url = http_proc.url();
+    auto over_http = std::make_shared<interop_job>(interop_job{http, "streamable-http"});
+    co_await same_case_body(over_http);
+    co_await http_proc.close();
+
+    const int sse_port = free_port();
+    auto sse_cmd = everything_http("sse", sse_port);
+    mlt::launch_options sse_ready;
+    sse_ready.url = "http://127.0.0.1:" + std::to_string(sse_port) + "/sse";
+    auto sse_proc = co_await mlt::launch(sse_cmd, sse_ready);
+    mlt::sse_server sse;
+    sse.url = sse_proc.url();
+    auto over_sse = std::make_shared<interop_job>(interop_job{sse, "http+sse"});
+    co_await same_case_body(over_sse);
+    co_await sse_proc.close();
+}
+
+MCP_LOADTEST_CASE("server-everything over Streamable HTTP: the deadlock probe passes a healthy server") {
+    const int port = free_port();
+    auto cmd = everything_http("streamableHttp", port);
+    mlt::launch_options ready;
+    ready.url = "http://127.0.0.1:" + std::to_string(port) + "/mcp";
+    auto proc = co_await mlt::launch(cmd, ready);
+    mlt::http_server http;
+    http.url = proc.url();
+    const mlt::any_server server = http;
+    const auto args = mlt::args("message", "probe");
+    const mlt::probe_options sixteen{.concurrent = 16, .hang_threshold = 2s};
+    auto probe = co_await mlt::deadlock_probe(server, "echo", args, sixteen);
+    MCP_CHECK_NO_DEADLOCK(probe);
+    CHECK(probe.ok == 16);
+    co_await proc.close();
 }

@@ -274,3 +274,223 @@ MCP_LOADTEST_CASE("modern: the deadlock probe flags a modern server hanging on t
     CHECK(probe.verdict == mlt::probe_verdict::critical);
     CHECK(probe.deadlocked >= 1);
 }
+
+// ---- Streamable HTTP ---------------------------------------------------------
+
+namespace {
+
+mlt::http_server http_at(const mlt::server_process& proc) {
+    mlt::http_server h;
+    h.url = proc.url();
+    return h;
+}
+
+}  // namespace
+
+MCP_LOADTEST_CASE("http: JSON replies, a session id, concurrent calls spread over the keep-alive pool") {
+    mlt::forget_detected_eras();
+    auto cmd = quiet(fixture("http_server.py"));
+    auto proc = co_await mlt::launch(cmd);
+    auto server = http_at(proc);
+    server.connections = 8;
+    auto s = co_await mlt::connect(server);
+    CHECK(s.identity().era == mlt::protocol_era::legacy);
+    CHECK(s.protocol_version() == "2025-11-25");
+    auto echo = co_await s.call_tool("echo", mlt::args("message", "over http"));
+    MCP_CHECK_OK(echo);
+    CHECK(echo.text() == "over http");
+
+    std::vector<asio::awaitable<mlt::call_result>> calls;
+    for (int i = 0; i < 64; ++i) calls.push_back(s.call_tool("echo", mlt::args("message", std::to_string(i))));
+    auto results = co_await mlt::when_all(std::move(calls));
+    for (std::size_t i = 0; i < results.size(); ++i) {
+        MCP_CHECK_OK(results[i]);
+        CHECK(results[i].text() == std::to_string(i));
+    }
+    auto tools = co_await s.list_tools();
+    CHECK(tools.ok());
+    CHECK(s.protocol_violations().empty());
+    auto closed = co_await s.close();
+    CHECK(closed.ended == mlt::shutdown_result::how::disconnected);
+    co_await proc.close();
+}
+
+MCP_LOADTEST_CASE("http: SSE replies with priming events, comments, chunking and progress before the response") {
+    auto cmd = quiet(fixture("http_server.py", {"--reply-mode", "sse", "--priming", "--sse-comments", "--chunked"}));
+    auto proc = co_await mlt::launch(cmd);
+    auto s = co_await mlt::connect(http_at(proc));
+    const mlt::json three_steps{{"steps", 3}};
+    mlt::call_options with_progress;
+    with_progress.progress = true;
+    auto progress = co_await s.call_tool("progress", three_steps, with_progress);
+    MCP_CHECK_OK(progress);
+    CHECK(progress.text() == "done");
+    CHECK(progress.progress_notifications == 3);
+    auto echo = co_await s.call_tool("echo", mlt::args("message", "sse"));
+    MCP_CHECK_OK(echo);
+    CHECK(s.protocol_violations().empty());
+    co_await s.close();
+    co_await proc.close();
+}
+
+MCP_LOADTEST_CASE("http: a server->client request on the GET stream is answered by POST") {
+    auto cmd = quiet(fixture("http_server.py"));
+    auto proc = co_await mlt::launch(cmd);
+    mlt::client_options o;
+    o.roots = {{"file:///srv/data", "data"}};
+    auto s = co_await mlt::connect(http_at(proc), o);
+    auto asked = co_await s.call_tool("ask_client");
+    MCP_CHECK_OK(asked);
+    CHECK(contains(asked.text(), "file:///srv/data"));
+    CHECK(s.stats().server_requests_answered == 1);
+    co_await s.close();
+    co_await proc.close();
+}
+
+MCP_LOADTEST_CASE("http: an expired session is a clear disconnected outcome") {
+    auto cmd = quiet(fixture("http_server.py", {"--expire-after", "3"}));
+    auto proc = co_await mlt::launch(cmd);
+    mlt::client_options legacy;
+    legacy.era = mlt::era_selection::legacy;
+    auto s = co_await mlt::connect(http_at(proc), legacy);
+    auto first = co_await s.call_tool("echo", mlt::args("message", "1"));
+    MCP_CHECK_OK(first);
+    co_await s.call_tool("echo", mlt::args("message", "2"));
+    auto gone = co_await s.call_tool("echo", mlt::args("message", "3"));
+    CHECK(gone.outcome == mlt::outcome::disconnected);
+    CHECK(gone.http_status == 404);
+    CHECK(contains(gone.message, "no longer knows this session"));
+    co_await s.close();
+    co_await proc.close();
+}
+
+MCP_LOADTEST_CASE("http: every misbehaving server ends in a bounded, classified failure") {
+    std::vector<std::pair<std::string, mlt::outcome>> cases;
+    cases.emplace_back("drop-mid-response", mlt::outcome::disconnected);
+    cases.emplace_back("close-after-headers", mlt::outcome::disconnected);
+    cases.emplace_back("endless-sse", mlt::outcome::hang);
+    cases.emplace_back("huge-body", mlt::outcome::malformed);
+    cases.emplace_back("never-respond", mlt::outcome::hang);
+    for (const auto& [misbehave, expected] : cases) {
+        CAPTURE(misbehave);
+        auto cmd = quiet(fixture("http_server.py", {"--misbehave", misbehave}));
+        auto proc = co_await mlt::launch(cmd);
+        auto server = http_at(proc);
+        server.limits.max_message_size = 1024 * 1024;
+        auto s = co_await mlt::connect(server);
+        const auto t0 = std::chrono::steady_clock::now();
+        mlt::call_options one_second;
+        one_second.timeout = 1s;
+        auto r = co_await s.call_tool("echo", mlt::args("message", "x"), one_second);
+        CHECK(r.outcome == expected);
+        CHECK(std::chrono::steady_clock::now() - t0 < 5s);
+        CHECK_FALSE(r.message.empty());
+        // The session survives the broken exchange.
+        auto list = co_await s.list_tools();
+        CHECK(list.ok());
+        co_await s.close();
+        co_await proc.close();
+    }
+}
+
+MCP_LOADTEST_CASE("http: the deadlock probe flags a server that hangs on its first tools/call") {
+    auto cmd = quiet(fixture("http_server.py", {"--hang-tools-call"}));
+    auto proc = co_await mlt::launch(cmd);
+    const mlt::any_server server = http_at(proc);
+    const auto args = mlt::args("message", "x");
+    auto probe = co_await mlt::deadlock_probe(server, "echo", args,
+                                              mlt::probe_options{.concurrent = 8, .hang_threshold = 500ms});
+    CHECK(probe.verdict == mlt::probe_verdict::critical);
+    CHECK(probe.deadlocked >= 1);
+    CHECK(probe.took < 3s);
+    co_await proc.close();
+}
+
+MCP_LOADTEST_CASE("http: era detection picks 2026-07-28 for the modern fixture over HTTP; MRTR works there") {
+    mlt::forget_detected_eras();
+    auto cmd = quiet(fixture("modern_server.py", {"--transport", "http"}));
+    auto proc = co_await mlt::launch(cmd);
+    auto o = with_elicitation();
+    auto s = co_await mlt::connect(http_at(proc), o);
+    CHECK(s.identity().era == mlt::protocol_era::modern);
+    CHECK(s.protocol_version() == "2026-07-28");
+    auto echo = co_await s.call_tool("echo", mlt::args("message", "modern http"));
+    MCP_CHECK_OK(echo);
+    auto confirm = co_await s.call_tool("confirm", mlt::args("action", "ship"));
+    MCP_CHECK_OK(confirm);
+    CHECK(confirm.text() == "confirmed ship");
+    auto route = co_await s.call_tool("route", mlt::args("region", "eu-west"));
+    CHECK(route.outcome != mlt::outcome::ok);  // x-mcp-header params are not sent: the server says so (-32020)
+    CHECK(s.protocol_violations().empty());
+    co_await s.close();
+    co_await proc.close();
+}
+
+MCP_LOADTEST_CASE("http+sse: the legacy transport, replies correlated from the event stream") {
+    auto cmd = quiet(fixture("sse_server.py"));
+    auto proc = co_await mlt::launch(cmd);
+    mlt::sse_server server;
+    server.url = proc.url();
+    auto s = co_await mlt::connect(server);
+    CHECK(s.identity().era == mlt::protocol_era::legacy);
+    std::vector<asio::awaitable<mlt::call_result>> calls;
+    for (int i = 0; i < 32; ++i) calls.push_back(s.call_tool("echo", mlt::args("message", std::to_string(i))));
+    auto results = co_await mlt::when_all(std::move(calls));
+    for (std::size_t i = 0; i < results.size(); ++i) {
+        MCP_CHECK_OK(results[i]);
+        CHECK(results[i].text() == std::to_string(i));
+    }
+    CHECK(s.protocol_violations().empty());
+    co_await s.close();
+    co_await proc.close();
+}
+
+MCP_LOADTEST_CASE("http+sse: the server cutting its stream fails the calls in flight as disconnected") {
+    auto cmd = quiet(fixture("sse_server.py", {"--misbehave", "drop-stream-after", "2"}));
+    auto proc = co_await mlt::launch(cmd);
+    mlt::sse_server server;
+    server.url = proc.url();
+    mlt::client_options legacy;
+    legacy.era = mlt::era_selection::legacy;
+    auto s = co_await mlt::connect(server, legacy);
+    const mlt::json long_sleep{{"ms", 3000}};
+    auto r1 = co_await s.call_tool("echo", mlt::args("message", "a"));
+    MCP_CHECK_OK(r1);
+    mlt::call_options five_seconds;
+    five_seconds.timeout = 5s;
+    auto r2 = co_await s.call_tool("sleep", long_sleep, five_seconds);
+    CHECK(r2.outcome == mlt::outcome::disconnected);
+    co_await s.close();
+    co_await proc.close();
+}
+
+MCP_LOADTEST_CASE("run(): the same load test body over stdio, TCP, Streamable HTTP and HTTP+SSE") {
+    const auto tcp_cmd = quiet(fixture("tcp_server.py"));
+    const auto http_cmd = quiet(fixture("http_server.py", {"--reply-mode", "mixed"}));
+    const auto sse_cmd = quiet(fixture("sse_server.py"));
+    auto tcp = co_await mlt::launch(tcp_cmd);
+    auto http = co_await mlt::launch(http_cmd);
+    auto sse = co_await mlt::launch(sse_cmd);
+    mlt::sse_server sse_desc;
+    sse_desc.url = sse.url();
+    const std::vector<mlt::any_server> servers{quiet(fixture("echo_server.py")), mlt::socket_server{tcp.url()},
+                                               http_at(http), sse_desc};
+    const std::vector<std::string> names{"stdio", "tcp", "streamable-http", "http+sse"};
+    for (std::size_t i = 0; i < servers.size(); ++i) {
+        CAPTURE(names[i]);
+        mlt::run_options options;
+        options.sample_interval = 0ms;
+        const auto calls = mlt::mix::single("echo", mlt::args("message", "load"));
+        const mlt::workload load = mlt::closed_load{.users = 8, .duration = 1s};
+        mlt::thresholds objectives;
+        objectives.error_rate = 0.0;
+        auto report = co_await mlt::run(servers[i], load, calls, objectives, options);
+        MCP_CHECK_PASSED(report);
+        CHECK(report.transport == names[i]);
+        CHECK(report.protocol_era == "legacy");
+        CHECK(report.overall.outcomes.total() > 50);
+    }
+    co_await tcp.close();
+    co_await http.close();
+    co_await sse.close();
+}

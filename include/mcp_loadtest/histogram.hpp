@@ -7,6 +7,7 @@
 // min, max and mean are kept exactly, in nanoseconds, alongside the buckets.
 #pragma once
 
+#include <mcp_loadtest/detail/base64.hpp>
 #include <mcp_loadtest/json.hpp>
 
 #include <algorithm>
@@ -668,49 +669,6 @@ inline std::vector<std::uint8_t> inflate_stored(std::span<const std::uint8_t> in
     return out;
 }
 
-inline constexpr char base64_alphabet[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-
-[[nodiscard]] inline std::string base64_encode(std::span<const std::uint8_t> in) {
-    std::string out;
-    out.reserve((in.size() + 2) / 3 * 4);
-    std::size_t i = 0;
-    for (; i + 3 <= in.size(); i += 3) {
-        const std::uint32_t v = (std::uint32_t{in[i]} << 16) | (std::uint32_t{in[i + 1]} << 8) | in[i + 2];
-        for (int k = 18; k >= 0; k -= 6) out += base64_alphabet[(v >> k) & 63];
-    }
-    if (i < in.size()) {
-        const bool two = i + 1 < in.size();
-        const std::uint32_t v = (std::uint32_t{in[i]} << 16) | (two ? std::uint32_t{in[i + 1]} << 8 : 0);
-        out += base64_alphabet[(v >> 18) & 63];
-        out += base64_alphabet[(v >> 12) & 63];
-        out += two ? base64_alphabet[(v >> 6) & 63] : '=';
-        out += '=';
-    }
-    return out;
-}
-
-// Standard alphabet; padding optional; anything else is rejected.
-[[nodiscard]] inline std::vector<std::uint8_t> base64_decode(std::string_view in) {
-    while (!in.empty() && in.back() == '=') in.remove_suffix(1);
-    if (in.size() % 4 == 1) bad_hdr("base64 text has an impossible length");
-    std::vector<std::uint8_t> out;
-    out.reserve(in.size() * 3 / 4);
-    std::uint32_t acc = 0;
-    int bits = 0;
-    for (const char c : in) {
-        const char* p = c == '\0' ? nullptr : std::strchr(base64_alphabet, c);
-        if (p == nullptr)
-            bad_hdr("invalid base64 character (code " + std::to_string(static_cast<unsigned char>(c)) + ")");
-        acc = (acc << 6) | static_cast<std::uint32_t>(p - base64_alphabet);
-        bits += 6;
-        if (bits >= 8) {
-            bits -= 8;
-            out.push_back(static_cast<std::uint8_t>(acc >> bits));
-        }
-    }
-    return out;
-}
-
 }  // namespace detail
 
 /// The histogram in HdrHistogram's V2 binary encoding (see the format notes above).
@@ -848,7 +806,10 @@ inline constexpr char base64_alphabet[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijk
 
 /// Inverse of to_hdr_base64() for either encoding; see decode_hdr_v2() for what comes back.
 [[nodiscard]] inline latency_histogram from_hdr_base64(std::string_view text) {
-    return decode_hdr_v2(detail::base64_decode(text));
+    std::string why;
+    auto bytes = detail::base64_decode(text, &why);
+    if (!bytes) detail::bad_hdr(why);
+    return decode_hdr_v2(*bytes);
 }
 
 }  // namespace mcp_loadtest

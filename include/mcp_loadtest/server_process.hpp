@@ -53,6 +53,7 @@ public:
     void on_oversized(std::string_view, std::size_t, bool) override {}
     void on_violation(protocol_violation::kind, std::string_view, std::size_t) override {}
     void on_request_failed(std::uint64_t, outcome, const std::string&, int) override {}
+    [[nodiscard]] bool is_pending(std::uint64_t) const override { return false; }
     void on_transport_down(outcome, const std::string& message) override {
         down = message;
         event.cancel();

@@ -321,6 +321,8 @@ public:
         c.wire().set_protocol_version(id.protocol_version);
         c.identity = id;
         notify("notifications/initialized");
+        auto wire = c.wire().shared_from_this();
+        co_await wire->after_handshake();
         co_return id;
     }
 

@@ -93,6 +93,6 @@ std::optional<std::string> run_case(MakeBody make_body, std::chrono::millisecond
             mcp_loadtest_case_failure =                                                                  \
                 std::string("an exception escaped the test coroutine: ") + mcp_loadtest_e.what();        \
         }                                                                                                \
-        if (mcp_loadtest_case_failure) FAIL_MACRO(mcp_loadtest_case_failure->c_str());                   \
+        if (mcp_loadtest_case_failure) FAIL_MACRO(*mcp_loadtest_case_failure);                               \
     }                                                                                                    \
     static ::asio::awaitable<void> fn()

@@ -143,16 +143,20 @@ public:
         p.completion = std::move(completion);
         const std::uint64_t id = req.id;
         const auto deadline = p.deadline;
+        std::unordered_map<std::uint64_t, pending_call>::iterator where;
         if (!free_nodes_.empty()) {
             // Reuse a node of a finished call: no allocation per request.
             auto node = std::move(free_nodes_.back());
             free_nodes_.pop_back();
             node.key() = id;
             node.mapped() = std::move(p);
-            pending_.insert(std::move(node));
+            where = pending_.insert(std::move(node)).position;
         } else {
-            pending_.emplace(id, std::move(p));
+            where = pending_.emplace(id, std::move(p)).first;
         }
+        // Views for the transport: the strings now live in the map node.
+        const std::string_view method_view = where->second.method;
+        const std::string_view tool_view = where->second.tool;
         if (slot.is_connected()) {
             slot.assign([weak = weak_from_this(), id](asio::cancellation_type) {
                 if (auto self = weak.lock()) self->cancel(id, "cancelled by the caller", true);
@@ -162,8 +166,8 @@ public:
         ++stats_.requests_sent;
         outgoing info;
         info.id = id;
-        info.method = req.method;
-        info.name = req.tool;
+        info.method = method_view;
+        info.name = tool_view;
         wire_->send(req.line, info);
     }
 
@@ -439,6 +443,8 @@ private:
         finish_pending(it, o, message, {}, {}, 0);
         http_status_ = 0;
     }
+
+    [[nodiscard]] bool is_pending(std::uint64_t id) const override { return pending_.count(id) != 0; }
 
     void on_transport_down(outcome o, const std::string& message) override {
         if (dead_) return;

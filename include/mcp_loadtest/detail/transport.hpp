@@ -46,6 +46,8 @@ public:
     virtual void on_request_failed(std::uint64_t id, outcome o, const std::string& message, int http_status) = 0;
     /// The transport is gone for good: every call in flight fails with this.
     virtual void on_transport_down(outcome o, const std::string& message) = 0;
+    /// Request `id` is still waiting for its reply.
+    [[nodiscard]] virtual bool is_pending(std::uint64_t id) const = 0;
 
 protected:
     ~transport_events() = default;
@@ -68,6 +70,9 @@ public:
     /// The era in use: HTTP labels modern requests with Mcp-Method/Mcp-Name
     /// and keeps no session; legacy uses Mcp-Session-Id.
     virtual void set_era(protocol_era /*era*/) {}
+    /// After a successful handshake: settle anything the transport opens in
+    /// response (HTTP: the standalone GET stream), bounded.
+    virtual asio::awaitable<void> after_handshake() { co_return; }
     /// Graceful end, bounded. Pending calls were already failed by the core.
     virtual asio::awaitable<shutdown_result> close() = 0;
     /// Synchronous last resort: release everything now (kills a child).

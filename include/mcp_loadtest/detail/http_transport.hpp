@@ -1,0 +1,786 @@
+// MCP over HTTP/1.1: Streamable HTTP (2025-03-26 .. 2025-11-25, and the
+// stateless 2026-07-28 form) and the legacy HTTP+SSE transport (2024-11-05).
+//
+// Every message is one POST on a keep-alive connection from a bounded pool;
+// concurrent calls spread over the pool and queue when it is full. A reply is
+// a JSON body or an SSE stream (notifications, then the response). Failures
+// of an exchange (status, dropped connection, a stream ending without the
+// reply, an oversized body) end that one call with a classified outcome; the
+// core's deadlines bound everything else.
+#pragma once
+
+#include <mcp_loadtest/any_server.hpp>
+#include <mcp_loadtest/detail/base64.hpp>
+#include <mcp_loadtest/detail/http1.hpp>
+#include <mcp_loadtest/detail/json_scan.hpp>
+#include <mcp_loadtest/detail/net_connect.hpp>
+#include <mcp_loadtest/detail/sse.hpp>
+#include <mcp_loadtest/detail/stdio_transport.hpp>
+#include <mcp_loadtest/detail/transport.hpp>
+#include <mcp_loadtest/detail/url.hpp>
+
+#include <deque>
+#include <limits>
+#include <memory>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+namespace mcp_loadtest::detail {
+
+class http_transport final : public transport {
+public:
+    enum class mode { streamable, legacy_sse };
+
+    http_transport(asio::any_io_executor ex, http_server server)
+        : ex_(std::move(ex)), mode_(mode::streamable), url_text_(server.url), headers_(std::move(server.headers)),
+          bearer_(std::move(server.bearer_token)), pool_size_(std::max<std::size_t>(server.connections, 1)),
+          open_get_stream_(server.open_get_stream), delete_on_close_(server.delete_on_close),
+          limits_(server.limits), ready_event_(ex_) {}
+
+    http_transport(asio::any_io_executor ex, sse_server server)
+        : ex_(std::move(ex)), mode_(mode::legacy_sse), url_text_(server.url), headers_(std::move(server.headers)),
+          bearer_(std::move(server.bearer_token)), pool_size_(std::max<std::size_t>(server.connections, 1)),
+          limits_(server.limits), ready_event_(ex_) {}
+
+    ~http_transport() override { abort_now(); }
+
+    asio::awaitable<void> open(transport_events& events, session_stats& stats) override {
+        events_ = &events;
+        stats_ = &stats;
+        ignore_sigpipe_once();
+        std::string error;
+        auto u = parse_url(url_text_, &error);
+        if (!u) throw connect_error("invalid server URL: " + error, call_result{});
+        if (u->scheme != "http" && u->scheme != "https")
+            throw connect_error("the URL " + u->redacted() + " is not http:// or https://. Hint: use websocket_server "
+                                "for ws://, socket_server for tcp:// and unix://.",
+                                call_result{});
+        if (u->secure())
+            throw connect_error("https:// is not supported yet by this build of mcp-loadtest (TLS is planned). "
+                                "Hint: test against the server's plain-HTTP port on 127.0.0.1.",
+                                call_result{});
+        url_ = *u;
+        post_url_ = url_;
+        for (const auto& h : headers_)
+            if (h.name.find_first_of("\r\n:") != std::string::npos || h.value.find_first_of("\r\n") != std::string::npos)
+                throw connect_error("header \"" + h.name + "\" contains a line break or colon; refusing to send it.",
+                                    call_result{});
+        build_static_headers();
+        if (mode_ == mode::legacy_sse) co_await open_legacy_stream();
+    }
+
+    void send(std::string_view line, const outgoing& info) override {
+        if (closing_ || down_) return;
+        if (era_ == protocol_era::modern && info.what == outgoing::kind::notification &&
+            info.method == "notifications/cancelled")
+            return;  // modern HTTP: closing the response stream is the cancellation (forget())
+        auto ex = std::make_shared<exchange>();
+        ex->what = exchange::kind::post;
+        ex->message = info.what;
+        ex->id = info.what == outgoing::kind::request ? info.id : 0;
+        ex->is_initialize = info.what == outgoing::kind::request && info.method == "initialize";
+        std::string_view body = line;
+        while (!body.empty() && (body.back() == '\n' || body.back() == '\r')) body.remove_suffix(1);
+        write_post(ex->request, body, info);
+        if (ex->id) by_id_[ex->id] = ex;
+        dispatch(std::move(ex));
+    }
+
+    void forget(std::uint64_t id) override {
+        auto it = by_id_.find(id);
+        if (it == by_id_.end()) return;
+        auto ex = it->second.lock();
+        by_id_.erase(it);
+        if (!ex) return;
+        ex->abandoned = true;
+        // Closing the exchange's connection frees the pool slot and, for a
+        // modern server, is the cancellation signal.
+        if (auto c = ex->conn.lock()) drop_connection(c);
+        else remove_waiting(ex);
+    }
+
+    void set_protocol_version(std::string_view version) override {
+        protocol_version_.assign(version);
+        if (!version.empty() && era_ == protocol_era::legacy && mode_ == mode::streamable && open_get_stream_ &&
+            !session_id_.empty() && !get_stream_started_)
+            open_get_stream();
+    }
+
+    void set_era(protocol_era era) override { era_ = era; }
+
+    asio::awaitable<shutdown_result> close() override {
+        shutdown_result r;
+        r.ended = shutdown_result::how::disconnected;
+        if (closing_) co_return r;
+        closing_ = true;
+        const auto t0 = clock::now();
+        if (mode_ == mode::streamable && delete_on_close_ && !session_id_.empty() && !down_) {
+            auto ex = std::make_shared<exchange>();
+            ex->what = exchange::kind::del;
+            std::string req = "DELETE " + post_url_.target + " HTTP/1.1\r\nHost: " + post_url_.host_header() + "\r\n";
+            req += static_headers_;
+            append_session_headers(req);
+            req += "Content-Length: 0\r\n\r\n";
+            ex->request = std::move(req);
+            delete_done_ = false;
+            dispatch(ex, true);
+            ready_event_.expires_after(std::min<std::chrono::milliseconds>(limits_.connect_timeout, std::chrono::milliseconds(2000)));
+            asio::error_code ec;
+            while (!delete_done_ && !down_) {
+                co_await ready_event_.async_wait(asio::redirect_error(asio::use_awaitable, ec));
+                if (!ec) break;  // timer expired
+            }
+        }
+        release_all();
+        r.took = clock::now() - t0;
+        co_return r;
+    }
+
+    void abort_now() noexcept override {
+        closing_ = true;
+        release_all();
+    }
+
+    [[nodiscard]] std::string_view kind() const noexcept override {
+        return mode_ == mode::streamable ? "streamable-http" : "http+sse";
+    }
+    [[nodiscard]] std::string describe() const override { return "server at " + redact_url(url_text_); }
+    [[nodiscard]] std::chrono::milliseconds startup_timeout() const override { return limits_.startup_timeout; }
+    [[nodiscard]] bool is_http() const noexcept override { return true; }
+
+    /// Waits (bounded) until the standalone GET stream has its response head,
+    /// so server-initiated requests sent right after initialize are not lost.
+    asio::awaitable<void> after_handshake() override {
+        if (!get_stream_started_ || get_stream_settled_) co_return;
+        ready_event_.expires_after(limits_.connect_timeout);
+        asio::error_code ec;
+        while (!get_stream_settled_ && !down_) {
+            co_await ready_event_.async_wait(asio::redirect_error(asio::use_awaitable, ec));
+            if (!ec) break;
+        }
+    }
+
+private:
+    // ---- exchanges and connections ------------------------------------------
+
+    struct connection;
+
+    struct exchange {
+        enum class kind { post, get_stream, del, legacy_stream };
+        kind what = kind::post;
+        outgoing::kind message = outgoing::kind::request;
+        std::uint64_t id = 0;
+        bool is_initialize = false;
+        bool abandoned = false;
+        bool retried = false;  // a reused keep-alive connection failed before any byte: sent again once
+        std::string request;
+        std::weak_ptr<connection> conn;
+        // response
+        int status = 0;
+        bool is_sse = false;
+        std::string body;  // JSON bodies (and error bodies), up to max_message_size
+        sse::parser events{64 * 1024 * 1024};
+        std::uint64_t received = 0;
+    };
+
+    struct connection {
+        explicit connection(asio::any_io_executor ex) : socket(ex) {}
+        asio::posix::stream_descriptor socket;
+        http1::response_parser parser{};
+        std::vector<char> buffer = std::vector<char>(16 * 1024);
+        std::shared_ptr<exchange> current;
+        bool pooled = true;
+        bool reused = false;
+        bool reading = false;
+        bool closed = false;
+    };
+
+    std::shared_ptr<http_transport> self() { return std::static_pointer_cast<http_transport>(shared_from_this()); }
+
+    void build_static_headers() {
+        static_headers_.clear();
+        for (const auto& h : headers_) static_headers_ += h.name + ": " + h.value + "\r\n";
+        if (!bearer_.empty()) static_headers_ += "Authorization: Bearer " + bearer_ + "\r\n";
+    }
+
+    void append_session_headers(std::string& out) const {
+        if (!session_id_.empty()) {
+            out += "Mcp-Session-Id: ";
+            out += session_id_;
+            out += "\r\n";
+        }
+        if (!protocol_version_.empty()) {
+            out += "MCP-Protocol-Version: ";
+            out += protocol_version_;
+            out += "\r\n";
+        }
+    }
+
+    // Header values that are not plain printable ASCII travel base64-encoded (2026-07-28).
+    static void append_header_value(std::string& out, std::string_view v) {
+        bool safe = !v.empty() && v.front() != ' ' && v.back() != ' ' && v.rfind("=?base64?", 0) != 0;
+        for (unsigned char c : v)
+            if (c < 0x20 || c > 0x7e) safe = false;
+        if (safe) {
+            out += v;
+            return;
+        }
+        out += "=?base64?";
+        base64_append(out, std::span<const std::uint8_t>(reinterpret_cast<const std::uint8_t*>(v.data()), v.size()));
+        out += "?=";
+    }
+
+    void write_post(std::string& out, std::string_view body, const outgoing& info) {
+        const url& to = post_url_;
+        out.reserve(256 + static_headers_.size() + body.size());
+        out += "POST ";
+        out += to.target;
+        out += " HTTP/1.1\r\nHost: ";
+        out += to.host_header();
+        out += "\r\nAccept: application/json, text/event-stream\r\nContent-Type: application/json\r\n";
+        out += static_headers_;
+        if (mode_ == mode::streamable) {
+            append_session_headers(out);
+            if (era_ == protocol_era::modern && info.what == outgoing::kind::request) {
+                out += "Mcp-Method: ";
+                append_header_value(out, info.method);
+                out += "\r\n";
+                if (!info.name.empty() && (info.method == "tools/call" || info.method == "prompts/get" ||
+                                           info.method == "resources/read")) {
+                    out += "Mcp-Name: ";
+                    append_header_value(out, info.name);
+                    out += "\r\n";
+                }
+            }
+        }
+        out += "Content-Length: ";
+        append_uint(out, body.size());
+        out += "\r\n\r\n";
+        out += body;
+    }
+
+    void dispatch(std::shared_ptr<exchange> ex, bool front = false) {
+        if (!idle_.empty()) {
+            auto c = std::move(idle_.back());
+            idle_.pop_back();
+            start_exchange(c, std::move(ex));
+            return;
+        }
+        if (open_ < pool_size_ || ex->what != exchange::kind::post) {
+            open_connection(std::move(ex));
+            return;
+        }
+        if (front) waiting_.push_front(std::move(ex));
+        else waiting_.push_back(std::move(ex));
+    }
+
+    void remove_waiting(const std::shared_ptr<exchange>& ex) {
+        for (auto it = waiting_.begin(); it != waiting_.end(); ++it)
+            if (*it == ex) {
+                waiting_.erase(it);
+                return;
+            }
+    }
+
+    void open_connection(std::shared_ptr<exchange> ex) {
+        // Streams (GET) do not count against the pool: they stay open for the session.
+        const bool pooled = ex->what == exchange::kind::post || ex->what == exchange::kind::del;
+        if (pooled) ++open_;
+        auto me = self();
+        async_connect_tcp(ex_, url_.host, url_.port_text, limits_.connect_timeout,
+                          [me, ex, pooled](int fd, std::string error) {
+                              if (me->closing_ && ex->what != exchange::kind::del) {
+                                  if (fd >= 0) ::close(fd);
+                                  return;
+                              }
+                              if (fd < 0) {
+                                  if (pooled) --me->open_;
+                                  me->fail_exchange(*ex, outcome::disconnected, error, 0);
+                                  me->next_waiting();
+                                  return;
+                              }
+                              auto c = std::make_shared<connection>(me->ex_);
+                              c->socket.assign(fd);
+                              c->parser = http1::response_parser(
+                                  http1::limits{64 * 1024, std::numeric_limits<std::uint64_t>::max()});
+                              c->pooled = pooled;
+                              me->start_exchange(c, ex);
+                          });
+    }
+
+    void start_exchange(const std::shared_ptr<connection>& c, std::shared_ptr<exchange> ex) {
+        if (ex->abandoned) {
+            release_connection(c);
+            return;
+        }
+        c->current = ex;
+        ex->conn = c;
+        const bool streaming = ex->what == exchange::kind::get_stream || ex->what == exchange::kind::legacy_stream;
+        c->parser.set_body_limit(streaming ? std::numeric_limits<std::uint64_t>::max()
+                                           : static_cast<std::uint64_t>(limits_.max_message_size) + 1);
+        auto me = self();
+        asio::async_write(c->socket, asio::buffer(ex->request), [me, c, ex](const asio::error_code& ec, std::size_t n) {
+            if (me->stats_) me->stats_->bytes_written += n;
+            if (ec && ec != asio::error::operation_aborted && !c->closed && c->current == ex)
+                me->connection_failed(c, "sending the request: " + ec.message());
+        });
+        if (!c->reading) read_more(c);  // an idle connection already has a read pending
+    }
+
+    void read_more(const std::shared_ptr<connection>& c) {
+        auto me = self();
+        c->reading = true;
+        c->socket.async_read_some(asio::buffer(c->buffer), [me, c](const asio::error_code& ec, std::size_t n) {
+            c->reading = false;
+            if (!c->current && !c->closed) {
+                // Bytes or EOF on an idle keep-alive connection: it is no longer usable.
+                me->drop_connection(c);
+                return;
+            }
+            me->on_read(c, ec, n);
+        });
+    }
+
+    void on_read(const std::shared_ptr<connection>& c, const asio::error_code& ec, std::size_t n) {
+        if (c->closed) return;
+        if (stats_) stats_->bytes_read += n;
+        std::string_view in(c->buffer.data(), n);
+        // Until need_more, even with no bytes left: the end of a message is
+        // reported by the call after its last body piece.
+        while (!c->closed) {
+            const http1::step st = c->parser.parse(in);
+            in.remove_prefix(st.consumed);
+            if (!handle_step(c, st)) return;
+            if (st.kind == http1::event::need_more) break;
+        }
+        if (c->closed) return;
+        if (ec) {
+            if (ec == asio::error::operation_aborted) return;
+            const http1::step st = c->parser.eof();
+            if (st.kind == http1::event::done || st.kind == http1::event::body) {
+                handle_step(c, st);
+                if (st.kind == http1::event::body) handle_step(c, c->parser.eof());
+            }
+            if (c->current) {
+                connection_failed(c, c->parser.failed() ? c->parser.last_error().message
+                                                        : "the server closed the connection (" + ec.message() + ")");
+            } else {
+                drop_connection(c);
+            }
+            return;
+        }
+        read_more(c);
+    }
+
+    // Returns false when the connection is finished with (closed or handed back).
+    bool handle_step(const std::shared_ptr<connection>& c, const http1::step& st) {
+        auto ex = c->current;
+        switch (st.kind) {
+            case http1::event::need_more: return true;
+            case http1::event::headers:
+                if (ex) on_headers(*c, *ex);
+                return !c->closed;
+            case http1::event::body:
+                if (ex) on_body(c, *ex, st.body);
+                return !c->closed;
+            case http1::event::done: {
+                if (ex) on_done(c, ex);
+                return false;
+            }
+            case http1::event::upgrade:
+            case http1::event::closed:
+            case http1::event::error:
+            default: {
+                const std::string why = c->parser.failed() ? c->parser.last_error().message : "unexpected response";
+                if (c->parser.failed() && c->parser.last_error().code == http1::errc::body_too_large && ex) {
+                    events_->on_violation(protocol_violation::kind::oversized_message,
+                                          "HTTP body over max_message_size", c->parser.body_bytes());
+                    fail_exchange(*ex, outcome::malformed,
+                                  "the reply body exceeded max_message_size (" +
+                                      std::to_string(limits_.max_message_size) + " bytes): " + why +
+                                      ". Hint: raise limits.max_message_size if replies this large are intended.",
+                                  ex->status);
+                    c->current.reset();
+                    drop_connection(c);
+                    return false;
+                }
+                connection_failed(c, why);
+                return false;
+            }
+        }
+    }
+
+    void on_headers(const connection& c, exchange& ex) {
+        const auto& head = c.parser.head();
+        ex.status = head.status;
+        const auto ct = head.find("content-type");
+        ex.is_sse = ct && ct->find("text/event-stream") != std::string_view::npos;
+        if (ex.is_initialize || (ex.what == exchange::kind::post && session_id_.empty()))
+            if (auto sid = head.find("mcp-session-id"); sid && !sid->empty() && mode_ == mode::streamable)
+                session_id_.assign(*sid);
+        if (ex.what == exchange::kind::get_stream) {
+            get_stream_settled_ = true;
+            ready_event_.cancel();
+        }
+    }
+
+    void on_body(const std::shared_ptr<connection>& c, exchange& ex, std::string_view piece) {
+        ex.received += piece.size();
+        if (ex.status >= 200 && ex.status < 300 && ex.is_sse) {
+            const int status = ex.status;
+            const bool ok = ex.events.feed(piece, [this, &ex, status](const sse::event& e) {
+                if (!events_) return;
+                if (ex.what == exchange::kind::legacy_stream && e.type == "endpoint") {
+                    on_endpoint_event(e.data);
+                    return;
+                }
+                if (!e.has_data || e.data.empty()) return;  // priming events, keep-alives
+                if (e.type != "message") return;
+                events_->on_message(e.data, status);
+            });
+            if (!ok) {
+                if (events_) events_->on_violation(protocol_violation::kind::oversized_message, ex.events.last_error().message, 0);
+                c->current.reset();
+                fail_exchange(ex, outcome::malformed, "the SSE stream broke: " + ex.events.last_error().message, ex.status);
+                drop_connection(c);
+            }
+            return;
+        }
+        if (ex.body.size() + piece.size() > limits_.max_message_size) {
+            if (events_)
+                events_->on_violation(protocol_violation::kind::oversized_message, ex.body.substr(0, 512),
+                                      ex.body.size() + piece.size());
+            c->current.reset();
+            fail_exchange(ex, outcome::malformed,
+                          "the reply body exceeded max_message_size (" + std::to_string(limits_.max_message_size) +
+                              " bytes). Hint: raise limits.max_message_size if replies this large are intended.",
+                          ex.status);
+            drop_connection(c);
+            return;
+        }
+        ex.body.append(piece);
+    }
+
+    void on_done(const std::shared_ptr<connection>& c, const std::shared_ptr<exchange>& ex) {
+        c->current.reset();
+        const bool keep = c->parser.keep_alive();
+        finish_exchange(*ex);
+        if (keep && !closing_ && c->pooled) {
+            c->reused = true;
+            release_connection(c);
+        } else {
+            drop_connection(c);
+        }
+    }
+
+    // A complete response.
+    void finish_exchange(exchange& ex) {
+        if (ex.id) by_id_.erase(ex.id);
+        if (!events_) return;
+        switch (ex.what) {
+            case exchange::kind::del:
+                delete_done_ = true;
+                ready_event_.cancel();
+                return;
+            case exchange::kind::get_stream:
+                // The server ended its standalone stream: nothing is lost; it may be reopened later.
+                get_stream_settled_ = true;
+                ready_event_.cancel();
+                return;
+            case exchange::kind::legacy_stream:
+                report_down(outcome::disconnected, "the server ended the SSE stream at " + redact_url(url_text_) +
+                                                       "; no reply can arrive.");
+                return;
+            case exchange::kind::post: break;
+        }
+        const int status = ex.status;
+        if (status >= 200 && status < 300) {
+            // 202 (or any 2xx) to a notification or a reply: its body, if any, means nothing.
+            if (status == 202 || ex.message != outgoing::kind::request) return;
+            if (ex.is_sse) {
+                if (ex.id && events_->is_pending(ex.id))
+                    fail_exchange(ex, outcome::disconnected,
+                                  "the server ended the SSE stream of the reply without sending the response", status);
+                return;
+            }
+            std::string_view body = ex.body;
+            while (!body.empty() && (body.back() == '\n' || body.back() == '\r' || body.back() == ' ')) body.remove_suffix(1);
+            if (!body.empty()) events_->on_message(body, status);
+            else if (ex.id && mode_ == mode::streamable && status != 202 && events_->is_pending(ex.id))
+                fail_exchange(ex, outcome::malformed, "HTTP " + std::to_string(status) + " with an empty body", status);
+            return;
+        }
+        // An error status. A JSON-RPC error body that names the request is its reply.
+        std::string_view body = ex.body;
+        const envelope env = envelope_scanner::scan(body);
+        if (ex.id && env.valid && env.is_object && env.error.present() && env.id_is_integer && env.id_value == ex.id) {
+            events_->on_message(body, status);
+            return;
+        }
+        describe_status_failure(ex, body, env);
+    }
+
+    void describe_status_failure(exchange& ex, std::string_view body, const envelope& env) {
+        const int status = ex.status;
+        std::string detail;
+        if (env.valid && env.error.present()) {
+            try {
+                const json e = json::parse(env.error.in(body));
+                detail = " (JSON-RPC error " + std::to_string(e.value("code", 0)) + ": " + e.value("message", "") + ")";
+            } catch (const std::exception&) {
+            }
+        } else if (!body.empty()) {
+            detail = ": \"" + truncate_for_message(body, 200) + "\"";
+        }
+        std::string message = "HTTP " + std::to_string(status) + " from " + redact_url(url_text_) + detail;
+        outcome o = status >= 500 ? outcome::server_error : outcome::protocol_error;
+        if (!session_id_.empty() && (status == 404 || status == 400) && !ex.is_initialize) {
+            o = outcome::disconnected;
+            message += ". The server no longer knows this session (expired or terminated; some servers answer 400). "
+                       "Hint: open a new session, or set http_server::on_expired_session = reinitialize.";
+        } else if (status == 401 || status == 403) {
+            message += ". Hint: the server wants credentials; set bearer_token or headers (read them from the "
+                       "environment; they are never printed).";
+        } else if (status == 406 || status == 415) {
+            message += ". The server rejected the request's Accept or Content-Type header.";
+        } else if (status >= 300 && status < 400) {
+            message += ". Redirects are not followed; point the server description at the final URL.";
+        }
+        if (ex.message == outgoing::kind::request) {
+            fail_exchange(ex, o, message, status);
+        } else if (events_) {
+            // A notification or a reply to the server was refused: the protocol broke here.
+            events_->on_violation(protocol_violation::kind::not_jsonrpc, message, 0);
+        }
+    }
+
+    void fail_exchange(exchange& ex, outcome o, const std::string& message, int status) {
+        if (ex.id) by_id_.erase(ex.id);
+        if (!events_) return;
+        switch (ex.what) {
+            case exchange::kind::post:
+                if (ex.id && !ex.abandoned) events_->on_request_failed(ex.id, o, message, status);
+                else if (!ex.id && ex.message != outgoing::kind::request)
+                    events_->on_violation(protocol_violation::kind::not_jsonrpc, message, 0);
+                return;
+            case exchange::kind::del:
+                delete_done_ = true;
+                ready_event_.cancel();
+                return;
+            case exchange::kind::get_stream:
+                get_stream_settled_ = true;
+                ready_event_.cancel();
+                return;
+            case exchange::kind::legacy_stream:
+                report_down(o == outcome::ok ? outcome::disconnected : o, message);
+                ready_event_.cancel();
+                return;
+        }
+    }
+
+    void connection_failed(const std::shared_ptr<connection>& c, const std::string& why) {
+        auto ex = c->current;
+        c->current.reset();
+        const bool reused_untouched = c->reused && ex && ex->received == 0 && ex->status == 0 && !ex->retried;
+        drop_connection(c);
+        if (!ex || ex->abandoned) return;
+        if (reused_untouched && ex->what == exchange::kind::post) {
+            // A keep-alive connection the server had already closed: send once more on a fresh one.
+            ex->retried = true;
+            dispatch(ex, true);
+            return;
+        }
+        std::string message = ex->status == 0
+                                  ? "the connection to " + redact_url(url_text_) + " failed before a response: " + why
+                                  : "the connection broke in the middle of the HTTP " + std::to_string(ex->status) +
+                                        " response (" + std::to_string(ex->received) + " body bytes received): " + why;
+        fail_exchange(*ex, outcome::disconnected, message, ex->status);
+    }
+
+    void release_connection(const std::shared_ptr<connection>& c) {
+        if (closing_ || c->closed) {
+            drop_connection(c);
+            return;
+        }
+        c->parser.reset();
+        if (!waiting_.empty()) {
+            auto next = std::move(waiting_.front());
+            waiting_.pop_front();
+            start_exchange(c, std::move(next));
+            return;
+        }
+        idle_.push_back(c);
+        // Keep reading while idle: a server closing an idle keep-alive connection is seen at once.
+        if (!c->reading) read_more(c);
+    }
+
+    void drop_connection(const std::shared_ptr<connection>& c) {
+        if (c->closed) return;
+        c->closed = true;
+        asio::error_code ignored;
+        c->socket.close(ignored);
+        for (auto it = idle_.begin(); it != idle_.end(); ++it)
+            if (*it == c) {
+                idle_.erase(it);
+                break;
+            }
+        if (c->pooled && open_ > 0) --open_;
+        auto ex = c->current;
+        c->current.reset();
+        if (ex && !ex->abandoned && !closing_) fail_exchange(*ex, outcome::disconnected, "the connection was closed", ex->status);
+        next_waiting();
+    }
+
+    void next_waiting() {
+        while (!waiting_.empty() && !closing_ && open_ < pool_size_) {
+            auto ex = std::move(waiting_.front());
+            waiting_.pop_front();
+            if (ex->abandoned) continue;
+            dispatch(std::move(ex), true);
+            return;
+        }
+    }
+
+    void release_all() noexcept {
+        auto idle = std::move(idle_);
+        idle_.clear();
+        waiting_.clear();
+        for (auto& [id, w] : by_id_)
+            if (auto ex = w.lock())
+                if (auto c = ex->conn.lock()) {
+                    c->closed = true;
+                    asio::error_code ignored;
+                    c->socket.close(ignored);
+                }
+        by_id_.clear();
+        for (auto& c : idle) {
+            c->closed = true;
+            asio::error_code ignored;
+            c->socket.close(ignored);
+        }
+        for (auto& w : streams_)
+            if (auto c = w.lock()) {
+                c->closed = true;
+                asio::error_code ignored;
+                c->socket.close(ignored);
+            }
+        streams_.clear();
+        try {
+            ready_event_.cancel();
+        } catch (...) {
+        }
+    }
+
+    // ---- streams --------------------------------------------------------------
+
+    void open_get_stream() {
+        get_stream_started_ = true;
+        get_stream_settled_ = false;
+        auto ex = std::make_shared<exchange>();
+        ex->what = exchange::kind::get_stream;
+        std::string req = "GET " + url_.target + " HTTP/1.1\r\nHost: " + url_.host_header() +
+                          "\r\nAccept: text/event-stream\r\n";
+        req += static_headers_;
+        append_session_headers(req);
+        req += "\r\n";
+        ex->request = std::move(req);
+        open_stream(std::move(ex));
+    }
+
+    void open_stream(std::shared_ptr<exchange> ex) {
+        auto me = self();
+        async_connect_tcp(ex_, url_.host, url_.port_text, limits_.connect_timeout, [me, ex](int fd, std::string error) {
+            if (me->closing_) {
+                if (fd >= 0) ::close(fd);
+                return;
+            }
+            if (fd < 0) {
+                me->fail_exchange(*ex, outcome::disconnected, error, 0);
+                return;
+            }
+            auto c = std::make_shared<connection>(me->ex_);
+            c->socket.assign(fd);
+            c->parser = http1::response_parser(http1::limits{64 * 1024, std::numeric_limits<std::uint64_t>::max()});
+            c->pooled = false;
+            me->streams_.push_back(c);
+            me->start_exchange(c, ex);
+        });
+    }
+
+    asio::awaitable<void> open_legacy_stream() {
+        auto ex = std::make_shared<exchange>();
+        ex->what = exchange::kind::legacy_stream;
+        std::string req = "GET " + url_.target + " HTTP/1.1\r\nHost: " + url_.host_header() +
+                          "\r\nAccept: text/event-stream\r\n";
+        req += static_headers_;
+        req += "\r\n";
+        ex->request = std::move(req);
+        legacy_stream_ = ex;
+        open_stream(ex);
+        ready_event_.expires_after(limits_.connect_timeout);
+        asio::error_code ec;
+        while (!endpoint_known_ && !down_) {
+            co_await ready_event_.async_wait(asio::redirect_error(asio::use_awaitable, ec));
+            if (!ec) break;
+        }
+        if (endpoint_known_) co_return;
+        std::string why = down_message_.empty() ? "no `endpoint` event within " +
+                                                      std::to_string(limits_.connect_timeout.count()) + " ms"
+                                                : down_message_;
+        if (ex->status != 0 && ex->status != 200) why = "GET answered HTTP " + std::to_string(ex->status);
+        release_all();
+        throw connect_error("cannot open the legacy HTTP+SSE stream at " + redact_url(url_text_) + ": " + why +
+                                ". Hint: the URL must be the server's SSE endpoint (often /sse); for Streamable HTTP "
+                                "use http_server.",
+                            call_result{});
+    }
+
+    void on_endpoint_event(std::string_view data) {
+        std::string error;
+        auto target = resolve_relative(url_, data, &error);
+        if (!target || target->origin() != url_.origin()) {
+            report_down(outcome::protocol_error, "the `endpoint` event named \"" + truncate_for_message(data, 200) +
+                                                     "\", which is not a URL on the same origin" +
+                                                     (error.empty() ? "" : ": " + error));
+            ready_event_.cancel();
+            return;
+        }
+        post_url_ = *target;
+        endpoint_known_ = true;
+        ready_event_.cancel();
+    }
+
+    void report_down(outcome o, const std::string& message) {
+        down_message_ = message;
+        transport::report_down(o, message);
+    }
+
+    asio::any_io_executor ex_;
+    mode mode_;
+    std::string url_text_;
+    std::vector<http_header> headers_;
+    std::string bearer_;
+    std::size_t pool_size_;
+    bool open_get_stream_ = false, delete_on_close_ = false;
+    network_limits limits_;
+    url url_, post_url_;
+    std::string static_headers_;
+    std::string session_id_, protocol_version_;
+    protocol_era era_ = protocol_era::legacy;
+
+    std::vector<std::shared_ptr<connection>> idle_;
+    std::deque<std::shared_ptr<exchange>> waiting_;
+    std::unordered_map<std::uint64_t, std::weak_ptr<exchange>> by_id_;
+    std::vector<std::weak_ptr<connection>> streams_;
+    std::size_t open_ = 0;
+
+    asio::steady_timer ready_event_;
+    bool closing_ = false, delete_done_ = true;
+    bool get_stream_started_ = false, get_stream_settled_ = false;
+    bool endpoint_known_ = false;
+    std::shared_ptr<exchange> legacy_stream_;
+    std::string down_message_;
+};
+
+}  // namespace mcp_loadtest::detail
