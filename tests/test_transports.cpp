@@ -464,18 +464,91 @@ MCP_LOADTEST_CASE("http+sse: the server cutting its stream fails the calls in fl
     co_await proc.close();
 }
 
-MCP_LOADTEST_CASE("run(): the same load test body over stdio, TCP, Streamable HTTP and HTTP+SSE") {
+// ---- WebSocket -----------------------------------------------------------------
+
+MCP_LOADTEST_CASE("websocket: text frames, fragmented replies with pings in between, concurrent calls") {
+    auto cmd = quiet(fixture("ws_server.py", {"--fragment", "7", "--ping-every", "20"}));
+    auto proc = co_await mlt::launch(cmd);
+    REQUIRE(contains(proc.url(), "ws://127.0.0.1:"));
+    mlt::websocket_server server;
+    server.url = proc.url();
+    auto s = co_await mlt::connect(server);
+    CHECK(s.identity().era == mlt::protocol_era::legacy);
+    std::vector<asio::awaitable<mlt::call_result>> calls;
+    for (int i = 0; i < 64; ++i) calls.push_back(s.call_tool("echo", mlt::args("message", "ws-" + std::to_string(i))));
+    auto results = co_await mlt::when_all(std::move(calls));
+    for (std::size_t i = 0; i < results.size(); ++i) {
+        MCP_CHECK_OK(results[i]);
+        CHECK(results[i].text() == "ws-" + std::to_string(i));
+    }
+    const mlt::json pause{{"ms", 150}};
+    auto slept = co_await s.call_tool("sleep", pause);  // the server pings every 20 ms meanwhile
+    MCP_CHECK_OK(slept);
+    auto pongs = co_await s.call_tool("ws_pongs");
+    MCP_CHECK_OK(pongs);
+    CHECK(pongs.text() != "0");  // the server's pings were answered
+    CHECK(s.protocol_violations().empty());
+    co_await s.close();
+    co_await proc.close();
+}
+
+MCP_LOADTEST_CASE("websocket: a dropped connection, a 1 GB frame and masked server frames are classified") {
+    std::vector<std::pair<std::string, mlt::outcome>> cases;
+    cases.emplace_back("drop-mid-frame", mlt::outcome::disconnected);
+    cases.emplace_back("huge-frame", mlt::outcome::malformed);
+    cases.emplace_back("masked-frames", mlt::outcome::malformed);
+    for (const auto& [misbehave, expected] : cases) {
+        CAPTURE(misbehave);
+        auto cmd = quiet(fixture("ws_server.py", {"--misbehave", misbehave}));
+        auto proc = co_await mlt::launch(cmd);
+        mlt::websocket_server server;
+        server.url = proc.url();
+        server.limits.max_message_size = 1024 * 1024;
+        auto s = co_await mlt::connect(server);
+        const auto t0 = std::chrono::steady_clock::now();
+        mlt::call_options two_seconds;
+        two_seconds.timeout = 2s;
+        auto r = co_await s.call_tool("echo", mlt::args("message", "x"), two_seconds);
+        CHECK(r.outcome == expected);
+        CHECK(std::chrono::steady_clock::now() - t0 < 2s);
+        CHECK_FALSE(r.message.empty());
+        co_await s.close();
+        co_await proc.close();
+    }
+}
+
+MCP_LOADTEST_CASE("websocket: the handshake failing on a wrong path is a clear connect error") {
+    auto cmd = quiet(fixture("ws_server.py"));
+    auto proc = co_await mlt::launch(cmd);
+    mlt::websocket_server server;
+    server.url = proc.url() + "-wrong";
+    std::string what;
+    try {
+        co_await mlt::connect(server);
+    } catch (const mlt::connect_error& e) {
+        what = e.what();
+    }
+    CHECK(contains(what, "WebSocket handshake"));
+    CHECK(contains(what, "404"));
+    co_await proc.close();
+}
+
+MCP_LOADTEST_CASE("run(): the same load test body over stdio, TCP, Streamable HTTP, HTTP+SSE and WebSocket") {
     const auto tcp_cmd = quiet(fixture("tcp_server.py"));
     const auto http_cmd = quiet(fixture("http_server.py", {"--reply-mode", "mixed"}));
     const auto sse_cmd = quiet(fixture("sse_server.py"));
+    const auto ws_cmd = quiet(fixture("ws_server.py"));
     auto tcp = co_await mlt::launch(tcp_cmd);
+    auto ws = co_await mlt::launch(ws_cmd);
     auto http = co_await mlt::launch(http_cmd);
     auto sse = co_await mlt::launch(sse_cmd);
     mlt::sse_server sse_desc;
     sse_desc.url = sse.url();
+    mlt::websocket_server ws_desc;
+    ws_desc.url = ws.url();
     const std::vector<mlt::any_server> servers{quiet(fixture("echo_server.py")), mlt::socket_server{tcp.url()},
-                                               http_at(http), sse_desc};
-    const std::vector<std::string> names{"stdio", "tcp", "streamable-http", "http+sse"};
+                                               http_at(http), sse_desc, ws_desc};
+    const std::vector<std::string> names{"stdio", "tcp", "streamable-http", "http+sse", "websocket"};
     for (std::size_t i = 0; i < servers.size(); ++i) {
         CAPTURE(names[i]);
         mlt::run_options options;
@@ -493,4 +566,5 @@ MCP_LOADTEST_CASE("run(): the same load test body over stdio, TCP, Streamable HT
     co_await tcp.close();
     co_await http.close();
     co_await sse.close();
+    co_await ws.close();
 }

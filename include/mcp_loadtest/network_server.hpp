@@ -45,13 +45,6 @@ struct network_limits {
     std::size_t max_message_size = 16 * 1024 * 1024;   ///< longest accepted message or body
 };
 
-/// What to do when a Streamable HTTP server forgets the session (404, or 400
-/// from some servers, to a request carrying Mcp-Session-Id).
-enum class expired_session_policy {
-    fail,          ///< calls fail as `disconnected`, saying the session expired
-    reinitialize,  ///< run initialize again once, then retry the call on the new session
-};
-
 /// A server speaking MCP Streamable HTTP (2025-03-26 .. 2025-11-25) or the
 /// stateless modern HTTP transport (2026-07-28) at one endpoint.
 struct http_server {
@@ -61,7 +54,6 @@ struct http_server {
     std::size_t connections = 16;       ///< keep-alive pool size; concurrent calls spread over it
     bool open_get_stream = true;        ///< open the standalone GET stream for server-initiated messages
     bool delete_on_close = true;        ///< DELETE the session when the session is closed
-    expired_session_policy on_expired_session = expired_session_policy::fail;
     network_limits limits{};
 };
 

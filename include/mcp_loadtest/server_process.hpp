@@ -61,6 +61,7 @@ public:
     asio::steady_timer event;
     std::string url;
     std::string down;
+    session_stats stats;  // here, on the heap: the transport keeps a pointer to it
 
 private:
     std::string prefix_;
@@ -106,8 +107,7 @@ public:
 private:
     friend struct launcher;
     std::shared_ptr<detail::stdio_transport> wire_;
-    std::unique_ptr<detail::launch_watch> watch_;
-    session_stats stats_;
+    std::unique_ptr<detail::launch_watch> watch_;  // heap: the transport points at it
     std::string url_;
 };
 
@@ -126,7 +126,7 @@ struct launcher {
         proc.watch_ = std::make_unique<detail::launch_watch>(ex, job->options.url.empty() ? job->options.url_line_prefix
                                                                                          : std::string());
         proc.wire_ = std::make_shared<detail::stdio_transport>(ex, std::move(job->command));
-        co_await proc.wire_->open(*proc.watch_, proc.stats_);
+        co_await proc.wire_->open(*proc.watch_, proc.watch_->stats);
         const auto deadline = std::chrono::steady_clock::now() + job->options.ready_timeout;
         auto& w = *proc.watch_;
         const auto failed = [&](const std::string& why) {

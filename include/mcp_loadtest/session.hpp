@@ -284,10 +284,11 @@ public:
                     break;
                 case outcome::crash:
                 case outcome::disconnected:
-                    why = who + " failed during initialize: " + r.message +
-                          (c.wire().kind() == "stdio" ? " Hint: run the command by hand to see why it exits."
-                                                      : " Hint: check that the server is running and the URL, "
-                                                        "host and port are right.");
+                    why = who + " failed during initialize: " + r.message;
+                    if (r.message.find("Hint:") == std::string::npos)
+                        why += c.wire().kind() == "stdio" ? " Hint: run the command by hand to see why it exits."
+                                                          : " Hint: check that the server is running and the URL, "
+                                                            "host and port are right.";
                     break;
                 default: why = who + " rejected initialize: " + r.describe(); break;
             }

@@ -53,8 +53,8 @@ public:
         auto u = parse_url(url_text_, &error);
         if (!u) throw connect_error("invalid server URL: " + error, call_result{});
         if (u->scheme != "http" && u->scheme != "https")
-            throw connect_error("the URL " + u->redacted() + " is not http:// or https://. Hint: use websocket_server "
-                                "for ws://, socket_server for tcp:// and unix://.",
+            throw connect_error("the URL " + u->redacted() + " is not http:// or https://. Hint: use "
+                                "websocket_server for ws://, socket_server for tcp:// and unix://.",
                                 call_result{});
         if (u->secure())
             throw connect_error("https:// is not supported yet by this build of mcp-loadtest (TLS is planned). "
@@ -80,6 +80,12 @@ public:
         ex->message = info.what;
         ex->id = info.what == outgoing::kind::request ? info.id : 0;
         ex->is_initialize = info.what == outgoing::kind::request && info.method == "initialize";
+        if (info.what == outgoing::kind::notification && info.method == "notifications/initialized") {
+            // The next request must not overtake it on another pooled connection
+            // (some SDKs reject requests before `initialized`): after_handshake() waits.
+            ex->is_initialized_notification = true;
+            initialized_in_flight_ = true;
+        }
         std::string_view body = line;
         while (!body.empty() && (body.back() == '\n' || body.back() == '\r')) body.remove_suffix(1);
         write_post(ex->request, body, info);
@@ -152,10 +158,11 @@ public:
     /// Waits (bounded) until the standalone GET stream has its response head,
     /// so server-initiated requests sent right after initialize are not lost.
     asio::awaitable<void> after_handshake() override {
-        if (!get_stream_started_ || get_stream_settled_) co_return;
+        const auto settled = [this] { return (!get_stream_started_ || get_stream_settled_) && !initialized_in_flight_; };
+        if (settled()) co_return;
         ready_event_.expires_after(limits_.connect_timeout);
         asio::error_code ec;
-        while (!get_stream_settled_ && !down_) {
+        while (!settled() && !down_) {
             co_await ready_event_.async_wait(asio::redirect_error(asio::use_awaitable, ec));
             if (!ec) break;
         }
@@ -167,13 +174,15 @@ private:
     struct connection;
 
     struct exchange {
-        enum class kind { post, get_stream, del, legacy_stream };
+        enum class kind { post, get_stream, del, legacy_stream, resume };
         kind what = kind::post;
         outgoing::kind message = outgoing::kind::request;
         std::uint64_t id = 0;
         bool is_initialize = false;
+        bool is_initialized_notification = false;
         bool abandoned = false;
         bool retried = false;  // a reused keep-alive connection failed before any byte: sent again once
+        unsigned resumptions = 0;  // GETs with Last-Event-ID after the reply stream ended early
         std::string request;
         std::weak_ptr<connection> conn;
         // response
@@ -316,7 +325,7 @@ private:
         }
         c->current = ex;
         ex->conn = c;
-        const bool streaming = ex->what == exchange::kind::get_stream || ex->what == exchange::kind::legacy_stream;
+        const bool streaming = ex->what != exchange::kind::post && ex->what != exchange::kind::del;
         c->parser.set_body_limit(streaming ? std::numeric_limits<std::uint64_t>::max()
                                            : static_cast<std::uint64_t>(limits_.max_message_size) + 1);
         auto me = self();
@@ -475,7 +484,17 @@ private:
     }
 
     // A complete response.
+    void initialized_settled(const exchange& ex) {
+        if (!ex.is_initialized_notification) return;
+        initialized_in_flight_ = false;
+        try {
+            ready_event_.cancel();
+        } catch (...) {
+        }
+    }
+
     void finish_exchange(exchange& ex) {
+        initialized_settled(ex);
         if (ex.id) by_id_.erase(ex.id);
         if (!events_) return;
         switch (ex.what) {
@@ -492,16 +511,21 @@ private:
                 report_down(outcome::disconnected, "the server ended the SSE stream at " + redact_url(url_text_) +
                                                        "; no reply can arrive.");
                 return;
-            case exchange::kind::post: break;
+            case exchange::kind::post:
+            case exchange::kind::resume: break;
         }
         const int status = ex.status;
         if (status >= 200 && status < 300) {
             // 202 (or any 2xx) to a notification or a reply: its body, if any, means nothing.
             if (status == 202 || ex.message != outgoing::kind::request) return;
             if (ex.is_sse) {
-                if (ex.id && events_->is_pending(ex.id))
+                if (ex.id && events_->is_pending(ex.id) && !try_resume(ex))
                     fail_exchange(ex, outcome::disconnected,
-                                  "the server ended the SSE stream of the reply without sending the response", status);
+                                  "the server ended the SSE stream of the reply without sending the response" +
+                                      std::string(ex.events.last_event_id().empty()
+                                                      ? " (and gave no event id to resume from)"
+                                                      : " (resuming with Last-Event-ID did not bring it either)"),
+                                  status);
                 return;
             }
             std::string_view body = ex.body;
@@ -538,7 +562,7 @@ private:
         if (!session_id_.empty() && (status == 404 || status == 400) && !ex.is_initialize) {
             o = outcome::disconnected;
             message += ". The server no longer knows this session (expired or terminated; some servers answer 400). "
-                       "Hint: open a new session, or set http_server::on_expired_session = reinitialize.";
+                       "Hint: open a new session (connect() again).";
         } else if (status == 401 || status == 403) {
             message += ". Hint: the server wants credentials; set bearer_token or headers (read them from the "
                        "environment; they are never printed).";
@@ -556,10 +580,12 @@ private:
     }
 
     void fail_exchange(exchange& ex, outcome o, const std::string& message, int status) {
+        initialized_settled(ex);
         if (ex.id) by_id_.erase(ex.id);
         if (!events_) return;
         switch (ex.what) {
             case exchange::kind::post:
+            case exchange::kind::resume:
                 if (ex.id && !ex.abandoned) events_->on_request_failed(ex.id, o, message, status);
                 else if (!ex.id && ex.message != outgoing::kind::request)
                     events_->on_violation(protocol_violation::kind::not_jsonrpc, message, 0);
@@ -585,6 +611,7 @@ private:
         const bool reused_untouched = c->reused && ex && ex->received == 0 && ex->status == 0 && !ex->retried;
         drop_connection(c);
         if (!ex || ex->abandoned) return;
+        if (ex->is_sse && ex->status >= 200 && ex->status < 300 && try_resume(*ex)) return;
         if (reused_untouched && ex->what == exchange::kind::post) {
             // A keep-alive connection the server had already closed: send once more on a fresh one.
             ex->retried = true;
@@ -673,6 +700,34 @@ private:
     }
 
     // ---- streams --------------------------------------------------------------
+
+    // The reply's SSE stream ended before the response, after events with ids:
+    // reconnect with GET and Last-Event-ID after the server's `retry` delay
+    // (2025-11-25 resumability). At most 5 times per call.
+    bool try_resume(exchange& ex) {
+        if (!ex.id || ex.abandoned || closing_ || mode_ != mode::streamable || !events_ || !events_->is_pending(ex.id))
+            return false;
+        const std::string last(ex.events.last_event_id());
+        if (last.empty() || ex.resumptions >= 5) return false;
+        auto r = std::make_shared<exchange>();
+        r->what = exchange::kind::resume;
+        r->id = ex.id;
+        r->resumptions = ex.resumptions + 1;
+        std::string req = "GET " + url_.target + " HTTP/1.1\r\nHost: " + url_.host_header() +
+                          "\r\nAccept: text/event-stream\r\n";
+        req += static_headers_;
+        append_session_headers(req);
+        req += "Last-Event-ID: " + last + "\r\n\r\n";
+        r->request = std::move(req);
+        by_id_[r->id] = r;
+        const auto delay = std::chrono::milliseconds(std::min<std::uint64_t>(ex.events.retry_ms().value_or(1000), 30000));
+        auto timer = std::make_shared<asio::steady_timer>(ex_, delay);
+        timer->async_wait([me = self(), r, timer](const asio::error_code& ec) {
+            if (ec || me->closing_ || r->abandoned) return;
+            me->open_stream(r);
+        });
+        return true;
+    }
 
     void open_get_stream() {
         get_stream_started_ = true;
@@ -779,6 +834,7 @@ private:
     bool closing_ = false, delete_done_ = true;
     bool get_stream_started_ = false, get_stream_settled_ = false;
     bool endpoint_known_ = false;
+    bool initialized_in_flight_ = false;
     std::shared_ptr<exchange> legacy_stream_;
     std::string down_message_;
 };

@@ -5,6 +5,7 @@
 #include <mcp_loadtest/detail/http_transport.hpp>
 #include <mcp_loadtest/detail/socket_transport.hpp>
 #include <mcp_loadtest/detail/stdio_transport.hpp>
+#include <mcp_loadtest/detail/websocket_transport.hpp>
 
 #include <memory>
 #include <variant>
@@ -17,12 +18,9 @@ inline std::shared_ptr<transport> make_transport(asio::any_io_executor ex, any_s
             using T = std::decay_t<decltype(s)>;
             if constexpr (std::is_same_v<T, stdio_server>) return std::make_shared<stdio_transport>(ex, std::move(s));
             else if constexpr (std::is_same_v<T, socket_server>) return std::make_shared<socket_transport>(ex, std::move(s));
-            else if constexpr (std::is_same_v<T, http_server> || std::is_same_v<T, sse_server>)
-                return std::make_shared<http_transport>(ex, std::move(s));
-            else
-                throw connect_error("WebSocket (" + redact_url(s.url) + ") is not supported by this build of "
-                                    "mcp-loadtest yet. Hint: use the server's Streamable HTTP endpoint.",
-                                    call_result{});
+            else if constexpr (std::is_same_v<T, websocket_server>)
+                return std::make_shared<websocket_transport>(ex, std::move(s));
+            else return std::make_shared<http_transport>(ex, std::move(s));
         },
         std::move(server));
 }

@@ -63,7 +63,7 @@ public:
         } else {
             throw connect_error("socket_server url \"" + redact_url(u) +
                                     "\" is neither tcp://host:port nor unix:///path. Hint: for HTTP use "
-                                    "http_server, for WebSocket websocket_server.",
+                                    "http_server, for legacy HTTP+SSE sse_server.",
                                 call_result{});
         }
         auto& [fd, error] = r;

@@ -224,7 +224,7 @@ inline void write_close(std::string& out, std::uint16_t code, std::string_view r
     char payload[125];
     payload[0] = static_cast<char>(code >> 8);
     payload[1] = static_cast<char>(code & 0xFF);
-    std::memcpy(payload + 2, reason.data(), reason.size());
+    if (!reason.empty()) std::memcpy(payload + 2, reason.data(), reason.size());  // data() may be null
     write_frame(out, opcode::close, std::string_view(payload, 2 + reason.size()), key);
 }
 

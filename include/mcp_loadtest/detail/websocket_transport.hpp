@@ -1,0 +1,275 @@
+// JSON-RPC over WebSocket (RFC 6455): one message per text frame, on one
+// connection (one session). Pings are answered, fragments reassembled, the
+// close handshake honoured; a protocol error, an oversized frame (refused from
+// its header) or the connection dropping fails every call in flight.
+#pragma once
+
+#include <mcp_loadtest/any_server.hpp>
+#include <mcp_loadtest/detail/http1.hpp>
+#include <mcp_loadtest/detail/net_connect.hpp>
+#include <mcp_loadtest/detail/socket_transport.hpp>
+#include <mcp_loadtest/detail/stdio_transport.hpp>
+#include <mcp_loadtest/detail/transport.hpp>
+#include <mcp_loadtest/detail/url.hpp>
+#include <mcp_loadtest/detail/websocket.hpp>
+
+#include <array>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace mcp_loadtest::detail {
+
+class websocket_transport final : public transport {
+public:
+    websocket_transport(asio::any_io_executor ex, websocket_server server)
+        : ex_(std::move(ex)), server_(std::move(server)), socket_(ex_), timer_(ex_),
+          decoder_(ws::decoder_limits{server_.limits.max_message_size, true}) {}
+
+    ~websocket_transport() override { abort_now(); }
+
+    asio::awaitable<void> open(transport_events& events, session_stats& stats) override {
+        events_ = &events;
+        stats_ = &stats;
+        ignore_sigpipe_once();
+        std::string error;
+        auto u = parse_url(server_.url, &error);
+        if (!u) throw connect_error("invalid WebSocket URL: " + error, call_result{});
+        if (u->scheme != "ws" && u->scheme != "wss")
+            throw connect_error("the URL " + u->redacted() + " is not ws://. Hint: use http_server for http://.",
+                                call_result{});
+        if (u->secure())
+            throw connect_error("wss:// is not supported yet by this build of mcp-loadtest (TLS is planned). Hint: "
+                                "test against the server's plain ws:// port on 127.0.0.1.",
+                                call_result{});
+        url_ = *u;
+        auto ex = ex_;
+        const auto timeout = server_.limits.connect_timeout;
+        // Named first: GCC 12 mis-relocates temporaries with strings inside co_await.
+        auto connecting = await_connect([ex, host = url_.host, port = url_.port_text, timeout](connect_handler h) {
+            async_connect_tcp(ex, host, port, timeout, std::move(h));
+        });
+        auto [fd, why] = co_await std::move(connecting);
+        if (fd < 0) throw connect_error(why, call_result{});
+        socket_.assign(fd);
+
+        // The opening handshake, bounded by the connect timeout.
+        std::vector<std::string> header_lines;
+        std::vector<http1::field> fields;
+        std::string auth;
+        for (const auto& h : server_.headers) fields.push_back({h.name, h.value});
+        if (!server_.bearer_token.empty()) {
+            auth = "Bearer " + server_.bearer_token;
+            fields.push_back({"Authorization", auth});
+        }
+        const std::string key = ws::make_key();
+        std::string request;
+        ws::write_handshake(request, url_, key, server_.subprotocol, fields);
+        timer_.expires_after(timeout);
+        timer_.async_wait([s = self()](const asio::error_code& ec) {
+            if (!ec && !s->handshake_done_) {
+                asio::error_code ignored;
+                s->socket_.close(ignored);
+            }
+        });
+        asio::error_code ec;
+        co_await asio::async_write(socket_, asio::buffer(request), asio::redirect_error(asio::use_awaitable, ec));
+        http1::response_parser head_parser;
+        std::string leftover;
+        bool upgraded = false;
+        while (!ec && !upgraded) {
+            const std::size_t n = co_await socket_.async_read_some(asio::buffer(buffer_),
+                                                                   asio::redirect_error(asio::use_awaitable, ec));
+            std::string_view in(buffer_.data(), n);
+            while (!in.empty() || n == 0) {
+                const http1::step st = head_parser.parse(in);
+                in.remove_prefix(st.consumed);
+                if (st.kind == http1::event::upgrade) {
+                    upgraded = true;
+                    leftover.assign(in);
+                    break;
+                }
+                if (st.kind == http1::event::error || st.kind == http1::event::headers) {
+                    handshake_done_ = true;
+                    timer_.cancel();
+                    release();
+                    const std::string detail = st.kind == http1::event::error
+                                                   ? head_parser.last_error().message
+                                                   : "HTTP " + std::to_string(head_parser.status()) + " instead of 101";
+                    throw connect_error("WebSocket handshake with " + url_.redacted() + " failed: " + detail +
+                                            ". Hint: check the URL path, and that the server speaks WebSocket there.",
+                                        call_result{});
+                }
+                if (st.kind == http1::event::need_more) break;
+            }
+        }
+        handshake_done_ = true;
+        timer_.cancel();
+        if (!upgraded) {
+            release();
+            throw connect_error("WebSocket handshake with " + url_.redacted() + " failed: " +
+                                    (ec ? ec.message() : std::string("no 101 response")) +
+                                    " (within limits.connect_timeout). Hint: check the URL and that the server is up.",
+                                call_result{});
+        }
+        std::string invalid;
+        if (!ws::validate_handshake(head_parser.head(), key, server_.subprotocol, &invalid)) {
+            release();
+            throw connect_error(invalid + " (" + url_.redacted() + ")", call_result{});
+        }
+        open_ = true;
+        if (!leftover.empty()) on_bytes(leftover);
+        if (open_) start_read();
+    }
+
+    void send(std::string_view line, const outgoing&) override {
+        if (!open_ || closing_) return;
+        while (!line.empty() && (line.back() == '\n' || line.back() == '\r')) line.remove_suffix(1);
+        ws::write_frame(outbox_, ws::opcode::text, line);
+        if (!write_in_flight_ && !corked_) flush();
+    }
+
+    asio::awaitable<shutdown_result> close() override {
+        shutdown_result r;
+        r.ended = shutdown_result::how::disconnected;
+        const auto t0 = clock::now();
+        if (open_ && !closing_) {
+            closing_ = true;
+            ws::write_close(outbox_, 1000, "client closing");
+            if (!write_in_flight_) flush();
+            // Wait (bounded) for the server's close frame or EOF.
+            timer_.expires_after(std::chrono::milliseconds(1000));
+            asio::error_code ec;
+            while (open_ && !close_received_) {
+                co_await timer_.async_wait(asio::redirect_error(asio::use_awaitable, ec));
+                if (!ec) break;
+            }
+        }
+        closing_ = true;
+        release();
+        r.took = clock::now() - t0;
+        co_return r;
+    }
+
+    void abort_now() noexcept override {
+        closing_ = true;
+        release();
+    }
+
+    [[nodiscard]] std::string_view kind() const noexcept override { return "websocket"; }
+    [[nodiscard]] std::string describe() const override { return "server at " + redact_url(server_.url); }
+    [[nodiscard]] std::chrono::milliseconds startup_timeout() const override { return server_.limits.startup_timeout; }
+
+private:
+    std::shared_ptr<websocket_transport> self() {
+        return std::static_pointer_cast<websocket_transport>(shared_from_this());
+    }
+
+    void flush() {
+        if (outbox_.empty() || !socket_.is_open()) return;
+        writing_.swap(outbox_);
+        outbox_.clear();
+        write_in_flight_ = true;
+        asio::async_write(socket_, asio::buffer(writing_), [s = self()](const asio::error_code& ec, std::size_t n) {
+            s->write_in_flight_ = false;
+            if (s->stats_) s->stats_->bytes_written += n;
+            s->writing_.clear();
+            if (ec) {
+                if (ec != asio::error::operation_aborted && s->open_)
+                    s->fail(outcome::disconnected, "the WebSocket connection broke while sending (" + ec.message() + ")");
+                return;
+            }
+            if (!s->outbox_.empty()) s->flush();
+        });
+    }
+
+    void start_read() {
+        socket_.async_read_some(asio::buffer(buffer_), [s = self()](const asio::error_code& ec, std::size_t n) {
+            if (!s->open_) return;
+            if (n > 0) s->on_bytes(std::string_view(s->buffer_.data(), n));
+            if (!s->open_) return;
+            if (ec) {
+                if (ec == asio::error::operation_aborted) return;
+                s->fail(outcome::disconnected,
+                        "the server at " + redact_url(s->server_.url) + " dropped the WebSocket connection" +
+                            (ec == asio::error::eof ? std::string() : " (" + ec.message() + ")") +
+                            (s->decoder_.mid_message() ? " in the middle of a message" : "") + "; no reply can arrive.");
+                return;
+            }
+            s->start_read();
+        });
+    }
+
+    void on_bytes(std::string_view bytes) {
+        if (stats_) stats_->bytes_read += bytes.size();
+        corked_ = true;
+        const bool ok = decoder_.feed(bytes, [this](const ws::message& m) {
+            if (!events_) return;
+            switch (m.kind) {
+                case ws::opcode::text: events_->on_message(m.payload, 0); break;
+                case ws::opcode::binary:
+                    events_->on_violation(protocol_violation::kind::not_jsonrpc,
+                                          "a binary WebSocket message (MCP sends text frames)", m.payload.size());
+                    break;
+                case ws::opcode::ping:
+                    if (!closing_) ws::write_frame(outbox_, ws::opcode::pong, m.payload);
+                    break;
+                case ws::opcode::close:
+                    close_received_ = true;
+                    if (!closing_) {
+                        closing_ = true;
+                        ws::write_close(outbox_, m.close_code == 1005 ? 1000 : m.close_code);
+                        peer_closed_ = "the server closed the WebSocket (code " + std::to_string(m.close_code) +
+                                       (m.payload.empty() ? "" : ", \"" + truncate_for_message(m.payload, 200) + "\"") +
+                                       ")";
+                    }
+                    timer_.cancel();
+                    break;
+                default: break;
+            }
+        });
+        corked_ = false;
+        if (!outbox_.empty() && !write_in_flight_) flush();
+        if (!ok) {
+            const auto& e = decoder_.last_error();
+            if (e.code == ws::errc::message_too_big && events_)
+                events_->on_violation(protocol_violation::kind::oversized_message, e.message, 0);
+            std::string close_frame;
+            ws::write_close(close_frame, ws::close_code_for(e.code));
+            asio::error_code ignored;
+            asio::write(socket_, asio::buffer(close_frame), ignored);  // best effort, non-blocking socket
+            fail(outcome::malformed, "the server broke the WebSocket protocol: " + e.message);
+            return;
+        }
+        if (!peer_closed_.empty() && events_) fail(outcome::disconnected, peer_closed_ + "; no reply can arrive.");
+    }
+
+    void fail(outcome o, const std::string& message) {
+        open_ = false;
+        report_down(o, message);
+        release();
+    }
+
+    void release() noexcept {
+        open_ = false;
+        asio::error_code ignored;
+        socket_.close(ignored);
+        try {
+            timer_.cancel();
+        } catch (...) {
+        }
+    }
+
+    asio::any_io_executor ex_;
+    websocket_server server_;
+    url url_;
+    asio::posix::stream_descriptor socket_;
+    asio::steady_timer timer_;
+    ws::frame_decoder decoder_;
+    std::array<char, 16 * 1024> buffer_{};
+    std::string outbox_, writing_, peer_closed_;
+    bool open_ = false, closing_ = false, handshake_done_ = false, close_received_ = false;
+    bool write_in_flight_ = false, corked_ = false;
+};
+
+}  // namespace mcp_loadtest::detail
