@@ -445,6 +445,18 @@ MCP_LOADTEST_CASE("http+sse: the legacy transport, replies correlated from the e
     co_await proc.close();
 }
 
+MCP_LOADTEST_CASE("http: automatic detection falls back to legacy HTTP+SSE at the same URL") {
+    mlt::forget_detected_eras();
+    auto cmd = quiet(fixture("sse_server.py"));
+    auto proc = co_await mlt::launch(cmd);
+    auto s = co_await mlt::connect(http_at(proc));  // described as Streamable HTTP, found to be HTTP+SSE
+    CHECK(s.identity().era == mlt::protocol_era::legacy);
+    auto echo = co_await s.call_tool("echo", mlt::args("message", "fell back"));
+    MCP_CHECK_OK(echo);
+    co_await s.close();
+    co_await proc.close();
+}
+
 MCP_LOADTEST_CASE("http+sse: the server cutting its stream fails the calls in flight as disconnected") {
     auto cmd = quiet(fixture("sse_server.py", {"--misbehave", "drop-stream-after", "2"}));
     auto proc = co_await mlt::launch(cmd);

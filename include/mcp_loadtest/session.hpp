@@ -25,6 +25,7 @@
 #include <mutex>
 #include <optional>
 #include <set>
+#include <variant>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -662,14 +663,49 @@ struct session_opener {
     static asio::awaitable<server_identity> handshake(session& s) { return s.handshake_impl(true); }
 };
 
+// The spec's last HTTP fallback: a legacy HTTP+SSE server answers the
+// Streamable HTTP POSTs with 400, 404 or 405; GET the same URL for its endpoint.
+inline std::shared_ptr<session_job> sse_fallback(const session_job& job, const connect_error& failure) {
+    const auto* http = std::get_if<http_server>(&job.server);
+    if (!http || job.options.era != era_selection::automatic || !job.options.protocol_version.empty()) return nullptr;
+    const int status = failure.result.http_status;
+    if (status != 400 && status != 404 && status != 405) return nullptr;
+    sse_server sse;
+    sse.url = http->url;
+    sse.headers = http->headers;
+    sse.bearer_token = http->bearer_token;
+    sse.connections = http->connections;
+    sse.limits = http->limits;
+    auto fallback = std::make_shared<session_job>();
+    fallback->server = std::move(sse);
+    fallback->options = job.options;
+    return fallback;
+}
+
 inline asio::awaitable<session> connect_session(std::shared_ptr<session_job> job) {
     auto again = std::make_shared<session_job>(*job);
     session s = co_await spawn_session(std::move(job));
     bool restart = false;
+    std::shared_ptr<session_job> fallback;
+    std::string first_failure;
     try {
         co_await session_opener::handshake(s);
     } catch (const restart_needed&) {
         restart = true;
+    } catch (const connect_error& e) {
+        fallback = sse_fallback(*again, e);
+        if (!fallback) throw;
+        first_failure = e.what();
+    }
+    if (fallback) {
+        co_await s.close();
+        try {
+            co_return co_await connect_session(std::move(fallback));
+        } catch (const connect_error& e) {
+            throw connect_error(first_failure + " Falling back to legacy HTTP+SSE at the same URL failed too: " +
+                                    e.what(),
+                                e.result);
+        }
     }
     if (restart) {
         co_await s.close();

@@ -473,14 +473,15 @@ private:
 
     void on_done(const std::shared_ptr<connection>& c, const std::shared_ptr<exchange>& ex) {
         c->current.reset();
-        const bool keep = c->parser.keep_alive();
-        finish_exchange(*ex);
-        if (keep && !closing_ && c->pooled) {
+        // Hand the connection back before delivering the reply: the caller it
+        // resumes usually sends its next request at once and can take it.
+        if (c->parser.keep_alive() && !closing_ && c->pooled) {
             c->reused = true;
             release_connection(c);
         } else {
             drop_connection(c);
         }
+        finish_exchange(*ex);
     }
 
     // A complete response.
