@@ -8,7 +8,7 @@ sudo=""
 [ "$(id -u)" -eq 0 ] || sudo=sudo
 
 packages=(g++ cmake ninja-build meson pkg-config python3
-          libasio-dev nlohmann-json3-dev doctest-dev catch2
+          libasio-dev nlohmann-json3-dev doctest-dev catch2 libssl-dev openssl
           wrk)  # wrk: the baseline of bench/bench_http.cpp
 command -v npm >/dev/null 2>&1 || packages+=(nodejs npm)
 

@@ -27,3 +27,19 @@ endif()
 
 set(THREADS_PREFER_PTHREAD_FLAG ON)
 find_dependency(Threads)
+
+# OpenSSL (optional): TLS for https:// and wss://. In the build tree the
+# MCP_LOADTEST_TLS option decides; an installed package records what it was built with.
+if(NOT DEFINED MCP_LOADTEST_TLS_ENABLED)
+  set(MCP_LOADTEST_TLS_ENABLED OFF)
+  if(MCP_LOADTEST_TLS)
+    find_package(OpenSSL 1.1 QUIET)
+    if(OPENSSL_FOUND)
+      set(MCP_LOADTEST_TLS_ENABLED ON)
+    else()
+      message(STATUS "mcp-loadtest: OpenSSL not found, https:// and wss:// disabled (apt-get install libssl-dev)")
+    endif()
+  endif()
+elseif(MCP_LOADTEST_TLS_ENABLED)
+  find_dependency(OpenSSL 1.1)
+endif()

@@ -545,6 +545,86 @@ MCP_LOADTEST_CASE("websocket: the handshake failing on a wrong path is a clear c
     co_await proc.close();
 }
 
+// ---- TLS -----------------------------------------------------------------------
+
+#if defined(MCP_LOADTEST_WITH_TLS)
+namespace {
+// A throwaway self-signed certificate for 127.0.0.1 (made with the openssl CLI).
+struct test_certificate {
+    std::string cert, key;
+    bool ok = false;
+};
+
+const test_certificate& certificate() {
+    static const test_certificate c = [] {
+        test_certificate t;
+        const auto dir = std::filesystem::temp_directory_path() / ("mlt-tls-" + std::to_string(::getpid()));
+        std::filesystem::create_directories(dir);
+        t.cert = (dir / "cert.pem").string();
+        t.key = (dir / "key.pem").string();
+        const std::string cmd = "openssl req -x509 -newkey rsa:2048 -nodes -days 1 -subj /CN=127.0.0.1 "
+                                "-addext subjectAltName=IP:127.0.0.1 -keyout " + t.key + " -out " + t.cert +
+                                " >/dev/null 2>&1";
+        t.ok = std::system(cmd.c_str()) == 0;
+        return t;
+    }();
+    return c;
+}
+}  // namespace
+
+MCP_LOADTEST_CASE("tls: https and wss with certificate verification; an untrusted certificate is refused") {
+    const auto& cert = certificate();
+    REQUIRE_MESSAGE(cert.ok, "the openssl command is needed to make a test certificate (apt-get install openssl)");
+    auto https_cmd = quiet(fixture("http_server.py", {"--tls-cert", cert.cert, "--tls-key", cert.key}));
+    auto https = co_await mlt::launch(https_cmd);
+    REQUIRE(contains(https.url(), "https://127.0.0.1:"));
+
+    mlt::http_server trusted;
+    trusted.url = https.url();
+    trusted.tls.ca_file = cert.cert;
+    auto s = co_await mlt::connect(trusted);
+    auto echo = co_await s.call_tool("echo", mlt::args("message", "over tls"));
+    MCP_CHECK_OK(echo);
+    CHECK(echo.text() == "over tls");
+    co_await s.close();
+
+    mlt::http_server untrusted;  // verification on, the self-signed certificate unknown
+    untrusted.url = https.url();
+    std::string what;
+    try {
+        co_await mlt::connect(untrusted);
+    } catch (const mlt::connect_error& e) {
+        what = e.what();
+    }
+    CHECK(contains(what, "TLS handshake"));
+    CHECK(contains(what, "certificate"));
+    CHECK(contains(what, "tls.ca_file"));
+
+    mlt::http_server unverified;
+    unverified.url = https.url();
+    unverified.tls.verify = false;
+    auto u = co_await mlt::connect(unverified);
+    auto echo2 = co_await u.call_tool("echo", mlt::args("message", "unverified"));
+    MCP_CHECK_OK(echo2);
+    co_await u.close();
+    co_await https.close();
+
+    auto wss_cmd = quiet(fixture("ws_server.py", {"--tls-cert", cert.cert, "--tls-key", cert.key}));
+    auto wss = co_await mlt::launch(wss_cmd);
+    REQUIRE(contains(wss.url(), "wss://127.0.0.1:"));
+    mlt::websocket_server ws;
+    ws.url = wss.url();
+    ws.tls.ca_file = cert.cert;
+    auto w = co_await mlt::connect(ws);
+    std::vector<asio::awaitable<mlt::call_result>> calls;
+    for (int i = 0; i < 16; ++i) calls.push_back(w.call_tool("echo", mlt::args("message", std::to_string(i))));
+    auto results = co_await mlt::when_all(std::move(calls));
+    for (std::size_t i = 0; i < results.size(); ++i) MCP_CHECK_OK(results[i]);
+    co_await w.close();
+    co_await wss.close();
+}
+#endif
+
 MCP_LOADTEST_CASE("run(): the same load test body over stdio, TCP, Streamable HTTP, HTTP+SSE and WebSocket") {
     const auto tcp_cmd = quiet(fixture("tcp_server.py"));
     const auto http_cmd = quiet(fixture("http_server.py", {"--reply-mode", "mixed"}));

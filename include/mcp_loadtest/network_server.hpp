@@ -45,6 +45,12 @@ struct network_limits {
     std::size_t max_message_size = 16 * 1024 * 1024;   ///< longest accepted message or body
 };
 
+/// TLS for https:// and wss:// URLs (needs OpenSSL: see docs/transports.md).
+struct tls_options {
+    bool verify = true;   ///< check the certificate chain and the host name (never turn off outside tests)
+    std::string ca_file;  ///< extra trusted CA / self-signed certificate (PEM), besides the system store
+};
+
 /// A server speaking MCP Streamable HTTP (2025-03-26 .. 2025-11-25) or the
 /// stateless modern HTTP transport (2026-07-28) at one endpoint.
 struct http_server {
@@ -54,6 +60,7 @@ struct http_server {
     std::size_t connections = 16;       ///< keep-alive pool size; concurrent calls spread over it
     bool open_get_stream = true;        ///< open the standalone GET stream for server-initiated messages
     bool delete_on_close = true;        ///< DELETE the session when the session is closed
+    tls_options tls{};
     network_limits limits{};
 };
 
@@ -64,6 +71,7 @@ struct sse_server {
     std::vector<http_header> headers;
     std::string bearer_token;
     std::size_t connections = 16;       ///< keep-alive pool for the POSTs
+    tls_options tls{};
     network_limits limits{};
 };
 
@@ -73,6 +81,7 @@ struct websocket_server {
     std::vector<http_header> headers;   ///< sent with the opening handshake
     std::string bearer_token;
     std::string subprotocol = "mcp";    ///< Sec-WebSocket-Protocol offered (empty: none)
+    tls_options tls{};
     network_limits limits{};
 };
 

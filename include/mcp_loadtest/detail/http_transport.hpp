@@ -11,6 +11,7 @@
 
 #include <mcp_loadtest/any_server.hpp>
 #include <mcp_loadtest/detail/base64.hpp>
+#include <mcp_loadtest/detail/byte_stream.hpp>
 #include <mcp_loadtest/detail/http1.hpp>
 #include <mcp_loadtest/detail/json_scan.hpp>
 #include <mcp_loadtest/detail/net_connect.hpp>
@@ -36,12 +37,12 @@ public:
         : ex_(std::move(ex)), mode_(mode::streamable), url_text_(server.url), headers_(std::move(server.headers)),
           bearer_(std::move(server.bearer_token)), pool_size_(std::max<std::size_t>(server.connections, 1)),
           open_get_stream_(server.open_get_stream), delete_on_close_(server.delete_on_close),
-          limits_(server.limits), ready_event_(ex_) {}
+          tls_(std::move(server.tls)), limits_(server.limits), ready_event_(ex_) {}
 
     http_transport(asio::any_io_executor ex, sse_server server)
         : ex_(std::move(ex)), mode_(mode::legacy_sse), url_text_(server.url), headers_(std::move(server.headers)),
           bearer_(std::move(server.bearer_token)), pool_size_(std::max<std::size_t>(server.connections, 1)),
-          limits_(server.limits), ready_event_(ex_) {}
+          tls_(std::move(server.tls)), limits_(server.limits), ready_event_(ex_) {}
 
     ~http_transport() override { abort_now(); }
 
@@ -56,10 +57,20 @@ public:
             throw connect_error("the URL " + u->redacted() + " is not http:// or https://. Hint: use "
                                 "websocket_server for ws://, socket_server for tcp:// and unix://.",
                                 call_result{});
-        if (u->secure())
-            throw connect_error("https:// is not supported yet by this build of mcp-loadtest (TLS is planned). "
-                                "Hint: test against the server's plain-HTTP port on 127.0.0.1.",
-                                call_result{});
+        if (u->secure()) {
+            if (!tls_available())
+                throw connect_error("https:// needs TLS, and this build of mcp-loadtest has none (OpenSSL was not "
+                                    "found, or MCP_LOADTEST_TLS is OFF). Hint: install libssl-dev and reconfigure, "
+                                    "or test against the server's plain-HTTP port on 127.0.0.1.",
+                                    call_result{});
+#if defined(MCP_LOADTEST_WITH_TLS)
+            try {
+                tls_context_ = make_tls_context(tls_);
+            } catch (const std::runtime_error& e) {
+                throw connect_error(e.what(), call_result{});
+            }
+#endif
+        }
         url_ = *u;
         post_url_ = url_;
         for (const auto& h : headers_)
@@ -195,7 +206,7 @@ private:
 
     struct connection {
         explicit connection(asio::any_io_executor ex) : socket(ex) {}
-        asio::posix::stream_descriptor socket;
+        byte_stream socket;
         http1::response_parser parser{};
         std::vector<char> buffer = std::vector<char>(16 * 1024);
         std::shared_ptr<exchange> current;
@@ -314,8 +325,32 @@ private:
                               c->parser = http1::response_parser(
                                   http1::limits{64 * 1024, std::numeric_limits<std::uint64_t>::max()});
                               c->pooled = pooled;
-                              me->start_exchange(c, ex);
+                              me->secure_then_start(c, ex);
                           });
+    }
+
+    // https: the TLS handshake (SNI, certificate and host name checked) before the first request.
+    void secure_then_start(const std::shared_ptr<connection>& c, std::shared_ptr<exchange> ex) {
+#if defined(MCP_LOADTEST_WITH_TLS)
+        if (tls_context_) {
+            c->socket.use_tls(tls_context_, url_.host, tls_.verify);
+            c->socket.async_handshake([me = self(), c, ex](const asio::error_code& ec) {
+                if (me->closing_ && ex->what != exchange::kind::del) {
+                    me->drop_connection(c);
+                    return;
+                }
+                if (ec) {
+                    c->current.reset();
+                    me->drop_connection(c);
+                    me->fail_exchange(*ex, outcome::disconnected, describe_tls_failure(ec, me->url_.host_header()), 0);
+                    return;
+                }
+                me->start_exchange(c, ex);
+            });
+            return;
+        }
+#endif
+        start_exchange(c, std::move(ex));
     }
 
     void start_exchange(const std::shared_ptr<connection>& c, std::shared_ptr<exchange> ex) {
@@ -329,7 +364,7 @@ private:
         c->parser.set_body_limit(streaming ? std::numeric_limits<std::uint64_t>::max()
                                            : static_cast<std::uint64_t>(limits_.max_message_size) + 1);
         auto me = self();
-        asio::async_write(c->socket, asio::buffer(ex->request), [me, c, ex](const asio::error_code& ec, std::size_t n) {
+        c->socket.async_write(asio::buffer(ex->request), [me, c, ex](const asio::error_code& ec, std::size_t n) {
             if (me->stats_) me->stats_->bytes_written += n;
             if (ec && ec != asio::error::operation_aborted && !c->closed && c->current == ex)
                 me->connection_failed(c, "sending the request: " + ec.message());
@@ -760,7 +795,7 @@ private:
             c->parser = http1::response_parser(http1::limits{64 * 1024, std::numeric_limits<std::uint64_t>::max()});
             c->pooled = false;
             me->streams_.push_back(c);
-            me->start_exchange(c, ex);
+            me->secure_then_start(c, ex);
         });
     }
 
@@ -819,7 +854,11 @@ private:
     std::string bearer_;
     std::size_t pool_size_;
     bool open_get_stream_ = false, delete_on_close_ = false;
+    tls_options tls_;
     network_limits limits_;
+#if defined(MCP_LOADTEST_WITH_TLS)
+    std::shared_ptr<asio::ssl::context> tls_context_;
+#endif
     url url_, post_url_;
     std::string static_headers_;
     std::string session_id_, protocol_version_;

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <mcp_loadtest/any_server.hpp>
+#include <mcp_loadtest/detail/byte_stream.hpp>
 #include <mcp_loadtest/detail/http1.hpp>
 #include <mcp_loadtest/detail/net_connect.hpp>
 #include <mcp_loadtest/detail/socket_transport.hpp>
@@ -38,9 +39,10 @@ public:
         if (u->scheme != "ws" && u->scheme != "wss")
             throw connect_error("the URL " + u->redacted() + " is not ws://. Hint: use http_server for http://.",
                                 call_result{});
-        if (u->secure())
-            throw connect_error("wss:// is not supported yet by this build of mcp-loadtest (TLS is planned). Hint: "
-                                "test against the server's plain ws:// port on 127.0.0.1.",
+        if (u->secure() && !tls_available())
+            throw connect_error("wss:// needs TLS, and this build of mcp-loadtest has none (OpenSSL was not found, "
+                                "or MCP_LOADTEST_TLS is OFF). Hint: install libssl-dev and reconfigure, or test "
+                                "against the server's plain ws:// port on 127.0.0.1.",
                                 call_result{});
         url_ = *u;
         auto ex = ex_;
@@ -52,6 +54,32 @@ public:
         auto [fd, why] = co_await std::move(connecting);
         if (fd < 0) throw connect_error(why, call_result{});
         socket_.assign(fd);
+#if defined(MCP_LOADTEST_WITH_TLS)
+        if (u->secure()) {
+            std::shared_ptr<asio::ssl::context> ctx;
+            try {
+                ctx = make_tls_context(server_.tls);
+            } catch (const std::runtime_error& e) {
+                release();
+                throw connect_error(e.what(), call_result{});
+            }
+            socket_.use_tls(ctx, url_.host, server_.tls.verify);
+            timer_.expires_after(timeout);
+            timer_.async_wait([s = self()](const asio::error_code& tec) {
+                if (!tec && !s->handshake_done_) {
+                    asio::error_code ignored;
+                    s->socket_.close(ignored);
+                }
+            });
+            asio::error_code hec;
+            co_await socket_.async_handshake(asio::redirect_error(asio::use_awaitable, hec));
+            if (hec) {
+                release();
+                throw connect_error(describe_tls_failure(hec, url_.host_header()), call_result{});
+            }
+            timer_.cancel();
+        }
+#endif
 
         // The opening handshake, bounded by the connect timeout.
         std::vector<std::string> header_lines;
@@ -73,7 +101,7 @@ public:
             }
         });
         asio::error_code ec;
-        co_await asio::async_write(socket_, asio::buffer(request), asio::redirect_error(asio::use_awaitable, ec));
+        co_await socket_.async_write(asio::buffer(request), asio::redirect_error(asio::use_awaitable, ec));
         http1::response_parser head_parser;
         std::string leftover;
         bool upgraded = false;
@@ -170,7 +198,7 @@ private:
         writing_.swap(outbox_);
         outbox_.clear();
         write_in_flight_ = true;
-        asio::async_write(socket_, asio::buffer(writing_), [s = self()](const asio::error_code& ec, std::size_t n) {
+        socket_.async_write(asio::buffer(writing_), [s = self()](const asio::error_code& ec, std::size_t n) {
             s->write_in_flight_ = false;
             if (s->stats_) s->stats_->bytes_written += n;
             s->writing_.clear();
@@ -234,10 +262,12 @@ private:
             const auto& e = decoder_.last_error();
             if (e.code == ws::errc::message_too_big && events_)
                 events_->on_violation(protocol_violation::kind::oversized_message, e.message, 0);
-            std::string close_frame;
-            ws::write_close(close_frame, ws::close_code_for(e.code));
-            asio::error_code ignored;
-            asio::write(socket_, asio::buffer(close_frame), ignored);  // best effort, non-blocking socket
+            if (!socket_.secure()) {
+                std::string close_frame;
+                ws::write_close(close_frame, ws::close_code_for(e.code));
+                asio::error_code ignored;
+                asio::write(socket_.lowest_layer(), asio::buffer(close_frame), ignored);  // best effort
+            }
             fail(outcome::malformed, "the server broke the WebSocket protocol: " + e.message);
             return;
         }
@@ -263,7 +293,7 @@ private:
     asio::any_io_executor ex_;
     websocket_server server_;
     url url_;
-    asio::posix::stream_descriptor socket_;
+    byte_stream socket_;
     asio::steady_timer timer_;
     ws::frame_decoder decoder_;
     std::array<char, 16 * 1024> buffer_{};
