@@ -419,8 +419,15 @@ MCP_LOADTEST_CASE("http: era detection picks 2026-07-28 for the modern fixture o
     auto confirm = co_await s.call_tool("confirm", mlt::args("action", "ship"));
     MCP_CHECK_OK(confirm);
     CHECK(confirm.text() == "confirmed ship");
+    auto unlisted = co_await s.call_tool("route", mlt::args("region", "eu-west"));
+    CHECK(unlisted.outcome == mlt::outcome::protocol_error);  // its x-mcp-header is not known yet: -32020
+    CHECK(unlisted.error_code == -32020);
+    auto tools = co_await s.list_tools();  // learns that `region` travels as Mcp-Param-Region
+    REQUIRE(tools.ok());
     auto route = co_await s.call_tool("route", mlt::args("region", "eu-west"));
-    CHECK(route.outcome != mlt::outcome::ok);  // x-mcp-header params are not sent: the server says so (-32020)
+    MCP_CHECK_OK(route);
+    auto unicode = co_await s.call_tool("route", mlt::args("region", " zürich "));  // sent base64-encoded
+    MCP_CHECK_OK(unicode);
     CHECK(s.protocol_violations().empty());
     co_await s.close();
     co_await proc.close();

@@ -168,6 +168,7 @@ public:
         line += args.text();
         if (!modern) append_progress_meta(line, req);
         line += "}}\n"sv;
+        if (modern) c.param_headers_for(name, args.text(), req.param_headers);
         return start(std::move(req));
     }
 
@@ -198,13 +199,16 @@ public:
 
     /// tools/list, following nextCursor through every page.
     asio::awaitable<listing<tool_info>> list_tools(call_options options = {}) {
-        return list<tool_info>("tools/list", "tools", options, [](const json& t) {
+        // A raw pointer: the lambda is a coroutine parameter (GCC 12, see below); the core outlives the call.
+        detail::session_core* c = &core();
+        return list<tool_info>("tools/list", "tools", options, [c](const json& t) {
             tool_info i;
             i.name = t.value("name", "");
             i.title = t.value("title", "");
             i.description = t.value("description", "");
             if (auto s = t.find("inputSchema"); s != t.end()) i.input_schema = *s;
             i.raw = t;
+            c->learn_param_headers(i.name, i.input_schema);
             return i;
         });
     }

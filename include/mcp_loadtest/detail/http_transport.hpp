@@ -272,6 +272,14 @@ private:
                     append_header_value(out, info.name);
                     out += "\r\n";
                 }
+                if (info.param_headers)
+                    for (const auto& [name, value] : *info.param_headers) {
+                        out += "Mcp-Param-";
+                        out += name;
+                        out += ": ";
+                        append_header_value(out, value);
+                        out += "\r\n";
+                    }
             }
         }
         out += "Content-Length: ";

@@ -100,6 +100,8 @@ public:
         std::string method;
         std::string tool;
         call_options options;
+        /// Modern HTTP: Mcp-Param-<name> headers (name, value) for x-mcp-header arguments.
+        std::vector<std::pair<std::string, std::string>> param_headers;
         /// Where the params object's members start in `line` (after `"params":{`);
         /// a modern-era retry with inputResponses is built from there. 0: unknown.
         std::uint32_t params_members_at = 0;
@@ -168,6 +170,7 @@ public:
         info.id = id;
         info.method = method_view;
         info.name = tool_view;
+        if (!req.param_headers.empty()) info.param_headers = &req.param_headers;
         wire_->send(req.line, info);
     }
 
@@ -234,6 +237,42 @@ public:
     }
 
     [[nodiscard]] protocol_era era() const noexcept { return era_; }
+
+    /// 2026-07-28: tool arguments whose schema says "x-mcp-header": "Name" travel
+    /// as Mcp-Param-Name headers too. Learnt from tools/list.
+    void learn_param_headers(const std::string& tool, const json& input_schema) {
+        if (!input_schema.is_object()) return;
+        auto props = input_schema.find("properties");
+        if (props == input_schema.end() || !props->is_object()) return;
+        std::vector<std::pair<std::string, std::string>> found;
+        for (const auto& [arg, schema] : props->items())
+            if (schema.is_object())
+                if (auto h = schema.find("x-mcp-header"); h != schema.end() && h->is_string())
+                    found.emplace_back(arg, h->get<std::string>());
+        if (found.empty()) param_headers_.erase(tool);
+        else param_headers_[tool] = std::move(found);
+    }
+
+    /// The Mcp-Param headers for a call of `tool` with these arguments (none when
+    /// the tool has no x-mcp-header arguments: the common case costs one lookup).
+    void param_headers_for(std::string_view tool, std::string_view arguments_json,
+                           std::vector<std::pair<std::string, std::string>>& out) const {
+        if (param_headers_.empty()) return;
+        auto it = param_headers_.find(std::string(tool));
+        if (it == param_headers_.end()) return;
+        json args;
+        try {
+            args = json::parse(arguments_json);
+        } catch (const std::exception&) {
+            return;
+        }
+        if (!args.is_object()) return;
+        for (const auto& [arg, header] : it->second) {
+            auto v = args.find(arg);
+            if (v == args.end() || v->is_null()) continue;
+            out.emplace_back(header, v->is_string() ? v->get<std::string>() : v->dump());
+        }
+    }
     /// Modern era: the members of every request's _meta, without braces.
     [[nodiscard]] const std::string& meta_members() const noexcept { return meta_members_; }
     [[nodiscard]] const json& modern_meta() const noexcept { return modern_meta_; }
@@ -771,6 +810,7 @@ private:
     int http_status_ = 0;  // set while a failed HTTP exchange finishes its call
     std::string meta_members_;
     json modern_meta_ = json::object();
+    std::unordered_map<std::string, std::vector<std::pair<std::string, std::string>>> param_headers_;
     outcome dead_outcome_ = outcome::crash;
     std::string dead_message_;
 

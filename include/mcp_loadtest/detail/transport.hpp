@@ -18,6 +18,8 @@
 #include <string>
 #include <string_view>
 #include <sys/types.h>
+#include <utility>
+#include <vector>
 
 namespace mcp_loadtest::detail {
 
@@ -29,6 +31,8 @@ struct outgoing {
     std::uint64_t id = 0;     ///< requests only
     std::string_view method;  ///< requests and notifications
     std::string_view name;    ///< tool or prompt name, resource uri (may be empty)
+    /// Modern HTTP: Mcp-Param-<name> headers for x-mcp-header arguments (or null).
+    const std::vector<std::pair<std::string, std::string>>* param_headers = nullptr;
 };
 
 /// How a transport reports to the session core.
