@@ -364,6 +364,23 @@ MCP_LOADTEST_CASE("http: an expired session is a clear disconnected outcome") {
     co_await proc.close();
 }
 
+MCP_LOADTEST_CASE("http: with reinitialize_expired_sessions, an expired session is replaced and the call sent again") {
+    auto cmd = quiet(fixture("http_server.py", {"--expire-after", "3"}));
+    auto proc = co_await mlt::launch(cmd);
+    auto server = http_at(proc);
+    server.reinitialize_expired_sessions = true;
+    mlt::client_options legacy;
+    legacy.era = mlt::era_selection::legacy;
+    auto s = co_await mlt::connect(server, legacy);
+    for (int i = 0; i < 8; ++i) {
+        CAPTURE(i);
+        auto r = co_await s.call_tool("echo", mlt::args("message", std::to_string(i)));
+        MCP_CHECK_OK(r);
+    }
+    co_await s.close();
+    co_await proc.close();
+}
+
 MCP_LOADTEST_CASE("http: every misbehaving server ends in a bounded, classified failure") {
     std::vector<std::pair<std::string, mlt::outcome>> cases;
     cases.emplace_back("drop-mid-response", mlt::outcome::disconnected);

@@ -60,6 +60,10 @@ struct http_server {
     std::size_t connections = 16;       ///< keep-alive pool size; concurrent calls spread over it
     bool open_get_stream = true;        ///< open the standalone GET stream for server-initiated messages
     bool delete_on_close = true;        ///< DELETE the session when the session is closed
+    /// When the server forgets the session (404, or 400 from some servers):
+    /// false, calls fail as `disconnected` saying so; true, initialize again
+    /// (same capabilities) and send the failed requests once more on the new session.
+    bool reinitialize_expired_sessions = false;
     tls_options tls{};
     network_limits limits{};
 };

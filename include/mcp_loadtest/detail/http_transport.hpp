@@ -37,7 +37,7 @@ public:
         : ex_(std::move(ex)), mode_(mode::streamable), url_text_(server.url), headers_(std::move(server.headers)),
           bearer_(std::move(server.bearer_token)), pool_size_(std::max<std::size_t>(server.connections, 1)),
           open_get_stream_(server.open_get_stream), delete_on_close_(server.delete_on_close),
-          tls_(std::move(server.tls)), limits_(server.limits), ready_event_(ex_) {}
+          reinitialize_(server.reinitialize_expired_sessions), tls_(std::move(server.tls)), limits_(server.limits), ready_event_(ex_) {}
 
     http_transport(asio::any_io_executor ex, sse_server server)
         : ex_(std::move(ex)), mode_(mode::legacy_sse), url_text_(server.url), headers_(std::move(server.headers)),
@@ -99,6 +99,11 @@ public:
         }
         std::string_view body = line;
         while (!body.empty() && (body.back() == '\n' || body.back() == '\r')) body.remove_suffix(1);
+        if (reinitialize_ && mode_ == mode::streamable && era_ == protocol_era::legacy) {
+            if (ex->is_initialize) initialize_body_.assign(body);
+            else if (ex->is_initialized_notification) initialized_body_.assign(body);
+            else if (ex->message == outgoing::kind::request) ex->body.assign(body);
+        }
         write_post(ex->request, body, info);
         if (ex->id) by_id_[ex->id] = ex;
         dispatch(std::move(ex));
@@ -191,6 +196,10 @@ private:
         std::uint64_t id = 0;
         bool is_initialize = false;
         bool is_initialized_notification = false;
+        bool internal = false;  // our own re-initialisation: its reply is not the core's
+        bool replayed = false;  // sent again on a re-initialised session
+        std::string body;       // the JSON-RPC message, kept only when it may be replayed
+        std::string reply;      // response body (JSON replies and error bodies)
         bool abandoned = false;
         bool retried = false;  // a reused keep-alive connection failed before any byte: sent again once
         unsigned resumptions = 0;  // GETs with Last-Event-ID after the reply stream ended early
@@ -199,7 +208,6 @@ private:
         // response
         int status = 0;
         bool is_sse = false;
-        std::string body;  // JSON bodies (and error bodies), up to max_message_size
         sse::parser events{64 * 1024 * 1024};
         std::uint64_t received = 0;
     };
@@ -499,10 +507,10 @@ private:
             }
             return;
         }
-        if (ex.body.size() + piece.size() > limits_.max_message_size) {
+        if (ex.reply.size() + piece.size() > limits_.max_message_size) {
             if (events_)
-                events_->on_violation(protocol_violation::kind::oversized_message, ex.body.substr(0, 512),
-                                      ex.body.size() + piece.size());
+                events_->on_violation(protocol_violation::kind::oversized_message, ex.reply.substr(0, 512),
+                                      ex.reply.size() + piece.size());
             c->current.reset();
             fail_exchange(ex, outcome::malformed,
                           "the reply body exceeded max_message_size (" + std::to_string(limits_.max_message_size) +
@@ -511,7 +519,7 @@ private:
             drop_connection(c);
             return;
         }
-        ex.body.append(piece);
+        ex.reply.append(piece);
     }
 
     void on_done(const std::shared_ptr<connection>& c, const std::shared_ptr<exchange>& ex) {
@@ -539,6 +547,11 @@ private:
 
     void finish_exchange(exchange& ex) {
         initialized_settled(ex);
+        if (ex.internal) {
+            const bool ok = ex.status == 200 && !session_id_.empty();
+            after_reinitialize(ok, ok ? std::string() : "HTTP " + std::to_string(ex.status) + " to initialize");
+            return;
+        }
         if (ex.id) by_id_.erase(ex.id);
         if (!events_) return;
         switch (ex.what) {
@@ -572,7 +585,7 @@ private:
                                   status);
                 return;
             }
-            std::string_view body = ex.body;
+            std::string_view body = ex.reply;
             while (!body.empty() && (body.back() == '\n' || body.back() == '\r' || body.back() == ' ')) body.remove_suffix(1);
             if (!body.empty()) events_->on_message(body, status);
             else if (ex.id && mode_ == mode::streamable && status != 202 && events_->is_pending(ex.id))
@@ -580,7 +593,7 @@ private:
             return;
         }
         // An error status. A JSON-RPC error body that names the request is its reply.
-        std::string_view body = ex.body;
+        std::string_view body = ex.reply;
         const envelope env = envelope_scanner::scan(body);
         if (ex.id && env.valid && env.is_object && env.error.present() && env.id_is_integer && env.id_value == ex.id) {
             events_->on_message(body, status);
@@ -604,6 +617,9 @@ private:
         std::string message = "HTTP " + std::to_string(status) + " from " + redact_url(url_text_) + detail;
         outcome o = status >= 500 ? outcome::server_error : outcome::protocol_error;
         if (!session_id_.empty() && (status == 404 || status == 400) && !ex.is_initialize) {
+            if (reinitialize_ && ex.message == outgoing::kind::request && !ex.replayed && !ex.body.empty() &&
+                !initialize_body_.empty() && replay_after_reinitialize(ex))
+                return;
             o = outcome::disconnected;
             message += ". The server no longer knows this session (expired or terminated; some servers answer 400). "
                        "Hint: open a new session (connect() again).";
@@ -623,8 +639,67 @@ private:
         }
     }
 
+    // The session expired: initialize again (our own exchange, its reply kept
+    // from the core), then send the waiting requests again on the new session.
+    bool replay_after_reinitialize(exchange& failed) {
+        if (!failed.id || failed.abandoned || !events_ || !events_->is_pending(failed.id)) return false;
+        auto copy = std::make_shared<exchange>();
+        copy->what = exchange::kind::post;
+        copy->message = outgoing::kind::request;
+        copy->id = failed.id;
+        copy->replayed = true;
+        copy->body = std::move(failed.body);
+        by_id_[copy->id] = copy;
+        replay_.push_back(copy);
+        if (reinitializing_) return true;
+        reinitializing_ = true;
+        session_id_.clear();
+        auto init = std::make_shared<exchange>();
+        init->what = exchange::kind::post;
+        init->message = outgoing::kind::request;
+        init->is_initialize = true;
+        init->internal = true;
+        outgoing info;
+        info.method = "initialize";
+        const std::string saved_version = protocol_version_;
+        protocol_version_.clear();  // initialize carries no version header
+        write_post(init->request, initialize_body_, info);
+        protocol_version_ = saved_version;
+        dispatch(std::move(init), true);
+        return true;
+    }
+
+    void after_reinitialize(bool ok, const std::string& why) {
+        reinitializing_ = false;
+        auto waiting = std::move(replay_);
+        replay_.clear();
+        if (ok && !initialized_body_.empty()) {
+            auto note = std::make_shared<exchange>();
+            note->message = outgoing::kind::notification;
+            outgoing info;
+            info.what = outgoing::kind::notification;
+            write_post(note->request, initialized_body_, info);
+            dispatch(std::move(note), true);
+        }
+        for (auto& ex : waiting) {
+            if (ex->abandoned) continue;
+            if (!ok) {
+                fail_exchange(*ex, outcome::disconnected,
+                              "the server no longer knows this session, and initializing a new one failed: " + why, 0);
+                continue;
+            }
+            outgoing info;
+            write_post(ex->request, ex->body, info);
+            dispatch(ex);
+        }
+    }
+
     void fail_exchange(exchange& ex, outcome o, const std::string& message, int status) {
         initialized_settled(ex);
+        if (ex.internal) {
+            after_reinitialize(false, message);
+            return;
+        }
         if (ex.id) by_id_.erase(ex.id);
         if (!events_) return;
         switch (ex.what) {
@@ -861,7 +936,12 @@ private:
     std::vector<http_header> headers_;
     std::string bearer_;
     std::size_t pool_size_;
-    bool open_get_stream_ = false, delete_on_close_ = false;
+    bool open_get_stream_ = false, delete_on_close_ = false, reinitialize_ = false;
+    // Re-initialisation of an expired session: the handshake messages as first
+    // sent, and the requests waiting to be sent again on the new session.
+    std::string initialize_body_, initialized_body_;
+    bool reinitializing_ = false;
+    std::vector<std::shared_ptr<exchange>> replay_;
     tls_options tls_;
     network_limits limits_;
 #if defined(MCP_LOADTEST_WITH_TLS)
