@@ -11,6 +11,8 @@
 #include <mcp_loadtest/server_process.hpp>
 
 #include <filesystem>
+#include <fstream>
+#include <iterator>
 #include <string>
 #include <unistd.h>
 
@@ -378,6 +380,45 @@ MCP_LOADTEST_CASE("http: with reinitialize_expired_sessions, an expired session 
         MCP_CHECK_OK(r);
     }
     co_await s.close();
+    co_await proc.close();
+}
+
+MCP_LOADTEST_CASE("http: secrets never appear in error messages or reports") {
+    mlt::http_server refused;
+    refused.url = "http://alice:pw-SECRET-1@127.0.0.1:1/mcp?api_key=SECRET-2";
+    refused.bearer_token = "tok-SECRET-3";
+    refused.headers.push_back({"X-Api-Key", "SECRET-4"});
+    std::string what;
+    try {
+        co_await mlt::connect(refused);
+    } catch (const mlt::connect_error& e) {
+        what = e.what();
+    }
+    CHECK_FALSE(what.empty());
+    CHECK_FALSE(contains(what, "SECRET"));
+
+    auto cmd = quiet(fixture("http_server.py"));
+    auto proc = co_await mlt::launch(cmd);
+    mlt::http_server server = http_at(proc);
+    server.url += "?token=SECRET-5";
+    server.bearer_token = "tok-SECRET-6";
+    mlt::run_options options;
+    options.sample_interval = 0ms;
+    const auto trace = std::filesystem::temp_directory_path() / ("mlt-secret-trace-" + std::to_string(::getpid()));
+    options.trace_path = trace;
+    const auto calls = mlt::mix::single("echo", mlt::args("message", "x"));
+    const mlt::workload load = mlt::closed_load{.users = 2, .max_iterations = 20};
+    const mlt::thresholds none;
+    auto report = co_await mlt::run(server, load, calls, none, options);
+    MCP_CHECK_PASSED(report);
+    const mlt::json as_json = report;
+    CHECK_FALSE(contains(as_json.dump(), "SECRET"));
+    CHECK(contains(report.server, "token=***"));
+    std::ifstream in(trace);
+    const std::string traced((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    CHECK_FALSE(traced.empty());
+    CHECK_FALSE(contains(traced, "SECRET"));
+    std::filesystem::remove(trace);
     co_await proc.close();
 }
 

@@ -73,6 +73,7 @@ public:
         }
         url_ = *u;
         post_url_ = url_;
+        post_host_ = post_url_.host_header();
         for (const auto& h : headers_)
             if (h.name.find_first_of("\r\n:") != std::string::npos || h.value.find_first_of("\r\n") != std::string::npos)
                 throw connect_error("header \"" + h.name + "\" contains a line break or colon; refusing to send it.",
@@ -208,7 +209,11 @@ private:
         // response
         int status = 0;
         bool is_sse = false;
-        sse::parser events{64 * 1024 * 1024};
+        std::unique_ptr<sse::parser> sse_events;  // made when the reply turns out to be SSE
+        sse::parser& events() {
+            if (!sse_events) sse_events = std::make_unique<sse::parser>(64 * 1024 * 1024);
+            return *sse_events;
+        }
         std::uint64_t received = 0;
     };
 
@@ -265,7 +270,7 @@ private:
         out += "POST ";
         out += to.target;
         out += " HTTP/1.1\r\nHost: ";
-        out += to.host_header();
+        out += &to == &post_url_ ? post_host_ : to.host_header();
         out += "\r\nAccept: application/json, text/event-stream\r\nContent-Type: application/json\r\n";
         out += static_headers_;
         if (mode_ == mode::streamable) {
@@ -489,7 +494,7 @@ private:
         ex.received += piece.size();
         if (ex.status >= 200 && ex.status < 300 && ex.is_sse) {
             const int status = ex.status;
-            const bool ok = ex.events.feed(piece, [this, &ex, status](const sse::event& e) {
+            const bool ok = ex.events().feed(piece, [this, &ex, status](const sse::event& e) {
                 if (!events_) return;
                 if (ex.what == exchange::kind::legacy_stream && e.type == "endpoint") {
                     on_endpoint_event(e.data);
@@ -500,9 +505,9 @@ private:
                 events_->on_message(e.data, status);
             });
             if (!ok) {
-                if (events_) events_->on_violation(protocol_violation::kind::oversized_message, ex.events.last_error().message, 0);
+                if (events_) events_->on_violation(protocol_violation::kind::oversized_message, ex.events().last_error().message, 0);
                 c->current.reset();
-                fail_exchange(ex, outcome::malformed, "the SSE stream broke: " + ex.events.last_error().message, ex.status);
+                fail_exchange(ex, outcome::malformed, "the SSE stream broke: " + ex.events().last_error().message, ex.status);
                 drop_connection(c);
             }
             return;
@@ -579,7 +584,7 @@ private:
                 if (ex.id && events_->is_pending(ex.id) && !try_resume(ex))
                     fail_exchange(ex, outcome::disconnected,
                                   "the server ended the SSE stream of the reply without sending the response" +
-                                      std::string(ex.events.last_event_id().empty()
+                                      std::string(ex.events().last_event_id().empty()
                                                       ? " (and gave no event id to resume from)"
                                                       : " (resuming with Last-Event-ID did not bring it either)"),
                                   status);
@@ -826,7 +831,7 @@ private:
     bool try_resume(exchange& ex) {
         if (!ex.id || ex.abandoned || closing_ || mode_ != mode::streamable || !events_ || !events_->is_pending(ex.id))
             return false;
-        const std::string last(ex.events.last_event_id());
+        const std::string last(ex.events().last_event_id());
         if (last.empty() || ex.resumptions >= 5) return false;
         auto r = std::make_shared<exchange>();
         r->what = exchange::kind::resume;
@@ -839,7 +844,7 @@ private:
         req += "Last-Event-ID: " + last + "\r\n\r\n";
         r->request = std::move(req);
         by_id_[r->id] = r;
-        const auto delay = std::chrono::milliseconds(std::min<std::uint64_t>(ex.events.retry_ms().value_or(1000), 30000));
+        const auto delay = std::chrono::milliseconds(std::min<std::uint64_t>(ex.events().retry_ms().value_or(1000), 30000));
         auto timer = std::make_shared<asio::steady_timer>(ex_, delay);
         timer->async_wait([me = self(), r, timer](const asio::error_code& ec) {
             if (ec || me->closing_ || r->abandoned) return;
@@ -921,6 +926,7 @@ private:
             return;
         }
         post_url_ = *target;
+        post_host_ = post_url_.host_header();
         endpoint_known_ = true;
         ready_event_.cancel();
     }
@@ -948,6 +954,7 @@ private:
     std::shared_ptr<asio::ssl::context> tls_context_;
 #endif
     url url_, post_url_;
+    std::string post_host_;  // post_url_.host_header(), made once
     std::string static_headers_;
     std::string session_id_, protocol_version_;
     protocol_era era_ = protocol_era::legacy;

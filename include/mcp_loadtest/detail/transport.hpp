@@ -82,7 +82,10 @@ public:
     /// Synchronous last resort: release everything now (kills a child).
     virtual void abort_now() noexcept = 0;
     /// The core is going away: never call it again.
-    void detach() noexcept { events_ = nullptr; }
+    void detach() noexcept {
+        events_ = nullptr;
+        stats_ = nullptr;  // lives in the core too
+    }
 
     /// "stdio", "tcp", "unix", "streamable-http", "http+sse", "websocket".
     [[nodiscard]] virtual std::string_view kind() const noexcept = 0;
