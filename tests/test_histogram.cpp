@@ -156,10 +156,10 @@ TEST_CASE("percentiles: within 0.1 % of an exact sorted reference, never below i
         auto sorted = values;
         std::sort(sorted.begin(), sorted.end());
         const std::uint64_t n = sorted.size();
-        // p in thousandths of a percent, so the reference rank ceil(p * n / 100) is exact integer math.
+        // p in thousandths of a percent, so the reference rank floor(p * n / 100) + 1 is exact integer math.
         for (const std::uint64_t p_milli : {1ULL, 100ULL, 1000ULL, 10000ULL, 25000ULL, 50000ULL, 75000ULL, 90000ULL,
                                             95000ULL, 99000ULL, 99900ULL, 99990ULL, 100000ULL}) {
-            const std::uint64_t rank = std::max<std::uint64_t>(1, (p_milli * n + 99'999) / 100'000);
+            const std::uint64_t rank = std::min<std::uint64_t>(n, p_milli * n / 100'000 + 1);
             const double exact = static_cast<double>(sorted[rank - 1]) * 1000;
             const double got = static_cast<double>(h.percentile(static_cast<double>(p_milli) / 1000.0).count());
             CAPTURE(seed);
@@ -182,19 +182,31 @@ TEST_CASE("percentiles: edge cases") {
     h.record(3ms);
     h.record(3ms);
     h.record(3ms);
-    CHECK(h.percentile(25) == 1500ns);
+    CHECK(h.percentile(24.9) == 1500ns);
+    CHECK(h.percentile(25) == 3ms);  // 1 of 4 is 1.5 us: fewer than 75 % exceed 3 ms, not 1.5 us
     CHECK(h.percentile(26) == 3ms);
     CHECK(h.percentile(-5) == 1500ns);
     CHECK(h.percentile(250) == 3ms);
     CHECK(h.percentile(std::nan("")) == 1500ns);
-    // 7 / 100.0 * 100 is 7.000000000000001 in doubles, so a plain ceil() would look for rank 8;
-    // the one-ulp nudge below p that HdrHistogram applies keeps p7 of 1..100 at 7 (same for 14,
-    // 28, 55, 56).
+    // p% of 100 values is a whole number, so p is a tie: the next value, p + 1. In doubles
+    // 7 / 100.0 * 100 is 7.000000000000001 and 29 / 100.0 * 100 is 28.999999999999996; both
+    // still count as ties (rank 8 and 30), not as rank 8 and 29.
     H hundred;
     for (std::uint64_t i = 1; i <= 100; ++i) hundred.record(us(i));
     for (const std::uint64_t p : {7, 14, 28, 29, 55, 56, 99})
-        CHECK(hundred.percentile(static_cast<double>(p)) == us(p));
+        CHECK(hundred.percentile(static_cast<double>(p)) == us(p + 1));
+    CHECK(hundred.percentile(28.9999) == us(29));
     CHECK(hundred.percentile(29.0000001) == us(30));
+    CHECK(hundred.percentile(100) == us(100));
+
+    // The issue's case: exactly 1 % of 600 calls at 200 ms, the rest at 1 ms. HdrHistogram's
+    // getValueAtPercentile(99) would give 1 ms (the 594th value); the tail is what a gate needs.
+    H one_percent;
+    for (int i = 0; i < 594; ++i) one_percent.record(1ms);
+    for (int i = 0; i < 6; ++i) one_percent.record(200ms);
+    CHECK(one_percent.percentile(99) == 200ms);
+    CHECK(one_percent.summary().p99 == 200ms);
+    CHECK(one_percent.percentile(98.9) == 1ms);
 }
 
 TEST_CASE("min, max and mean are exact, stddev follows HdrHistogram's bucket midpoints") {
@@ -447,7 +459,7 @@ TEST_CASE("JSON: latency_summary in milliseconds, as reports print it") {
     CHECK(j["min_ms"] == 1.5);
     CHECK(j["max_ms"] == 2.5);
     CHECK(j["mean_ms"] == 2.0);
-    CHECK(j["p50_ms"].get<double>() == doctest::Approx(1.5).epsilon(0.001));
+    CHECK(j["p50_ms"].get<double>() == doctest::Approx(2.5).epsilon(0.001));  // of two values, the upper (a tie)
     CHECK(j["p999_ms"] == 2.5);
     for (const char* key : {"stddev_ms", "p90_ms", "p95_ms", "p99_ms"}) CHECK(j.contains(key));
 

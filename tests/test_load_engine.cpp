@@ -37,14 +37,15 @@ MCP_LOADTEST_CASE("open model: a server stalling 200 ms on 1 % of calls shows th
     auto report = co_await mlt::run(server, load, calls, mlt::thresholds{}, quick_options());
     INFO(report.summary());
     CHECK(report.workload == "open");
-    CHECK(report.iterations_started >= 550);
-    CHECK(report.iterations_started <= 601);
+    CHECK(report.iterations_started == 600);  // every 5 ms for 3 s: 6 of them stall
     CHECK(report.dropped == 0);
     CHECK(report.overall.outcomes[mlt::outcome::ok] == report.overall.calls());
-    // Exactly 1 % of calls stall, so p99 is the 7th slowest of 600: a call that
-    // queued 5 ms into a stall (~195 ms). p99.9 is a stalled call itself.
-    CHECK(report.overall.latency.p99 >= 190ms);
+    // Exactly 1 % of calls stall for 200 ms: p99 is the fastest of them (the
+    // percentile rule of histogram.hpp), measured from the intended send time.
+    // The calls queued behind a stall are slow too (~195 ms, ~190 ms, ...).
+    CHECK(report.overall.latency.p99 >= 200ms);
     CHECK(report.overall.latency.p999 >= 200ms);
+    CHECK(report.overall.latency.p95 >= 100ms);  // 5 % of calls: the stalls and the 4 calls queued behind each
     CHECK(report.overall.latency.p50 < 50ms);
     CHECK(report.per_tool.at("echo").calls() == report.overall.calls());
     CHECK(report.per_method.at("tools/call").calls() == report.overall.calls());

@@ -210,11 +210,14 @@ public:
         return to_ns(static_cast<std::uint64_t>(std::llround(std::sqrt(total / static_cast<double>(count_)) * 1000.0)));
     }
 
-    /// HdrHistogram's getValueAtPercentile(): the highest value equivalent to the bucket that
-    /// holds the ceil(p% * count)-th smallest value (p nudged one ulp down first, as HdrHistogram
-    /// does, so 0.29 * 100 does not overshoot), times 1000, clamped to [min, max]. In the top
-    /// non-empty bucket it is max() itself. p is clamped to [0, 100]; p = 0 gives min(); NaN is
-    /// read as 0. An empty histogram gives 0.
+    /// The p-th percentile: the smallest recorded value that fewer than (100 - p)% of the
+    /// values exceed, i.e. the floor(p% * count) + 1-th smallest, reported as the highest
+    /// value equivalent to its bucket (times 1000, clamped to [min, max]; in the top non-empty
+    /// bucket it is max() itself). This is HdrHistogram's getValueAtPercentile() except when
+    /// p% * count is a whole number, where HdrHistogram takes the value one rank lower: with
+    /// exactly 1 % of calls at 200 ms, p99 here is 200 ms, not the fastest of the other 99 %.
+    /// A load test gates on the tail, so at that tie it reports the tail. p is clamped to
+    /// [0, 100]; p = 0 gives min(); NaN is read as 0. An empty histogram gives 0.
     [[nodiscard]] std::chrono::nanoseconds percentile(double p) const noexcept {
         if (count_ == 0) return std::chrono::nanoseconds{0};
         if (!(p > 0.0)) return min();  // HdrHistogram's lowest equivalent value, clamped to min
@@ -330,13 +333,15 @@ private:
         return index_of_us(std::min(max_ns_ / 1000, highest_trackable_us));
     }
 
-    // The 1-based rank HdrHistogram's getValueAtPercentile() looks for (count_ > 0).
+    // The 1-based rank of the p-th percentile (count_ > 0): floor(p% * count) + 1. A product
+    // within rounding of a whole number counts as that number (0.29 * 100 is 28.999999999999996
+    // in doubles and 0.07 * 100 is 7.000000000000001: both are exact ties).
     [[nodiscard]] std::uint64_t rank_at(double p) const noexcept {
         if (!(p > 0.0)) return 1;
-        const double requested = std::clamp(std::nextafter(p, -std::numeric_limits<double>::infinity()), 0.0, 100.0);
-        const double fractional = requested / 100.0 * static_cast<double>(count_);
-        const auto rank = static_cast<std::uint64_t>(std::ceil(fractional));
-        return std::clamp<std::uint64_t>(rank, 1, count_);
+        const double exact = std::min(p, 100.0) / 100.0 * static_cast<double>(count_);
+        const double nearest = std::round(exact);
+        const double whole = std::abs(exact - nearest) <= 1e-12 * std::max(1.0, exact) ? nearest : std::floor(exact);
+        return std::clamp<std::uint64_t>(static_cast<std::uint64_t>(whole) + 1, 1, count_);
     }
 
     // For p > 0: the highest equivalent value of bucket `index`, in ns, clamped to [min, max].

@@ -151,18 +151,25 @@ public:
         auto& c = core();
         detail::session_core::request_line req;
         req.id = c.next_id();
-        req.method = "tools/call";
+        req.line = c.take_line_buffer();
+        req.method.assign("tools/call");
         req.tool.assign(name);
         req.options = options;
         using namespace std::string_view_literals;
         std::string& line = req.line;
         const bool modern = c.era() == protocol_era::modern;
         line.reserve(96 + name.size() + args.text().size() + (modern ? c.meta_members().size() + 16 : 0));
-        detail::begin_request(line, req.id, "tools/call"sv);
-        line += R"(,"params":{)"sv;
-        req.params_members_at = static_cast<std::uint32_t>(line.size());
-        if (modern) append_modern_meta(line, c, req);
-        line += R"("name":)"sv;
+        line += R"({"jsonrpc":"2.0","id":)"sv;
+        detail::append_uint(line, req.id);
+        if (modern) {
+            line += R"(,"method":"tools/call","params":{)"sv;
+            req.params_members_at = static_cast<std::uint32_t>(line.size());
+            append_modern_meta(line, c, req);
+            line += R"("name":)"sv;
+        } else {
+            line += R"(,"method":"tools/call","params":{"name":)"sv;  // one append on the hot path
+            req.params_members_at = static_cast<std::uint32_t>(line.size() - 7);  // before "name":
+        }
         detail::append_json_string(line, name);
         line += R"(,"arguments":)"sv;
         line += args.text();
@@ -575,6 +582,7 @@ private:
         auto& c = core();
         detail::session_core::request_line req;
         req.id = c.next_id();
+        req.line = c.take_line_buffer();
         req.method.assign(method);
         req.tool = std::move(tool);
         req.options = options;

@@ -107,6 +107,17 @@ public:
         std::uint32_t params_members_at = 0;
     };
 
+    /// An empty string for the next request's line, with the capacity of an
+    /// earlier one: transports copy the line, so buffers go round without a
+    /// malloc per request.
+    [[nodiscard]] std::string take_line_buffer() noexcept {
+        if (spare_lines_.empty()) return {};
+        std::string s = std::move(spare_lines_.back());
+        spare_lines_.pop_back();
+        s.clear();
+        return s;
+    }
+
     /// Registers and sends a request; `completion` gets exactly one call_result.
     void start_request(request_line&& req, call_completion&& completion) {
         if (closed_ || closing_ || dead_ || past_session_deadline()) {
@@ -126,39 +137,43 @@ public:
         }
         const auto now = clock::now();
         const auto timeout = req.options.timeout.count() > 0 ? req.options.timeout : options_.default_timeout;
-        pending_call p;
-        p.method = std::move(req.method);
-        p.tool = std::move(req.tool);
-        p.sent_at = now;
-        p.timeout = timeout;
-        p.grace = req.options.grace;
-        p.cancel_on_timeout = req.options.cancel_on_timeout;
-        p.deadline = now + timeout;
-        p.deadline_is_session = false;
-        if (session_deadline_ && *session_deadline_ < p.deadline) {
-            p.deadline = *session_deadline_;
-            p.deadline_is_session = true;
-        }
-        if (era_ == protocol_era::modern && req.params_members_at > 0 && may_need_input(p.method))
-            p.retry_tail.assign(std::string_view(req.line).substr(req.params_members_at));
-        auto slot = completion.slot();
-        p.completion = std::move(completion);
         const std::uint64_t id = req.id;
-        const auto deadline = p.deadline;
+        auto slot = completion.slot();
         std::unordered_map<std::uint64_t, pending_call>::iterator where;
         if (!free_nodes_.empty()) {
             // Reuse a node of a finished call: no allocation per request.
             auto node = std::move(free_nodes_.back());
             free_nodes_.pop_back();
             node.key() = id;
-            node.mapped() = std::move(p);
             where = pending_.insert(std::move(node)).position;
         } else {
-            where = pending_.emplace(id, std::move(p)).first;
+            where = pending_.try_emplace(id).first;
         }
+        // Filled in place: every member is set, as a recycled node holds the last call's.
+        pending_call& p = where->second;
+        p.completion = std::move(completion);
+        p.method = std::move(req.method);
+        p.tool = std::move(req.tool);
+        p.sent_at = now;
+        p.timeout = timeout;
+        p.grace = req.options.grace;
+        p.in_grace = false;
+        p.cancel_on_timeout = req.options.cancel_on_timeout;
+        p.progress = 0;
+        p.input_rounds = 0;
+        p.deadline = now + timeout;
+        p.deadline_is_session = false;
+        if (session_deadline_ && *session_deadline_ < p.deadline) {
+            p.deadline = *session_deadline_;
+            p.deadline_is_session = true;
+        }
+        p.retry_tail.clear();
+        if (era_ == protocol_era::modern && req.params_members_at > 0 && may_need_input(p.method))
+            p.retry_tail.assign(std::string_view(req.line).substr(req.params_members_at));
+        const auto deadline = p.deadline;
         // Views for the transport: the strings now live in the map node.
-        const std::string_view method_view = where->second.method;
-        const std::string_view tool_view = where->second.tool;
+        const std::string_view method_view = p.method;
+        const std::string_view tool_view = p.tool;
         if (slot.is_connected()) {
             slot.assign([weak = weak_from_this(), id](asio::cancellation_type) {
                 if (auto self = weak.lock()) self->cancel(id, "cancelled by the caller", true);
@@ -172,6 +187,7 @@ public:
         info.name = tool_view;
         if (!req.param_headers.empty()) info.param_headers = &req.param_headers;
         wire_->send(req.line, info);
+        if (spare_lines_.size() < 64 && req.line.capacity() <= 4096) spare_lines_.push_back(std::move(req.line));
     }
 
     /// Sends a notification (no reply expected).
@@ -333,7 +349,7 @@ private:
         clock::time_point sent_at;
     };
 
-    static call_result make_result(std::uint64_t id, std::string method, std::string tool,
+    static call_result make_result(std::uint64_t id, std::string&& method, std::string&& tool,
                                    clock::time_point sent_at) {
         call_result r;
         r.request_id = id;
@@ -817,6 +833,7 @@ private:
     std::uint64_t last_id_ = 0;
     std::unordered_map<std::uint64_t, pending_call> pending_;
     std::vector<std::unordered_map<std::uint64_t, pending_call>::node_type> free_nodes_;
+    std::vector<std::string> spare_lines_;  // request-line buffers, see take_line_buffer()
     std::priority_queue<deadline_entry, std::vector<deadline_entry>, std::greater<>> deadlines_;
     clock::time_point armed_for_ = clock::time_point::max();
     std::uint64_t deadline_generation_ = 0;
