@@ -597,6 +597,68 @@ MCP_LOADTEST_CASE("server->client requests: a throwing handler becomes a JSON-RP
 
 // ---- nothing leaks -------------------------------------------------------------
 
+namespace {
+
+// Connects to a server whose first tools/call never returns and calls it;
+// with `two`, one frame owns two sessions and waits on both.
+asio::awaitable<void> call_until_dropped(std::vector<pid_t>* pids, int* suspended, bool two) {
+    using namespace asio::experimental::awaitable_operators;
+    auto server = fixture("hang_on_first_call.py");
+    server.stderr_to = mlt::stderr_mode::discard;
+    auto first = co_await mlt::connect(server);
+    pids->push_back(first.pid());
+    if (!two) {
+        ++*suspended;
+        (void)co_await first.call_tool("get_market_data", mlt::args("ticker", "A"), {.timeout = 120s});
+    } else {
+        auto second = co_await mlt::connect(server);
+        pids->push_back(second.pid());
+        ++*suspended;
+        auto a = first.call_tool("get_market_data", mlt::args("ticker", "A"), {.timeout = 120s});
+        auto b = second.call_tool("get_market_data", mlt::args("ticker", "B"), {.timeout = 120s});
+        (void)co_await (std::move(a) && std::move(b));
+    }
+    FAIL("the call should still be suspended when its event loop is destroyed");
+}
+
+}  // namespace
+
+// A framework or user code can abandon a case by destroying its event loop
+// while calls are suspended: the frames own the sessions, the sessions hold
+// the frames' completion handlers. Nothing may survive that.
+TEST_CASE("200 sessions dropped mid-call by destroying their io_context leave no process or fd behind") {
+    const auto fds_before = mlt_test::open_fds();
+    const auto audit_before = mlt::process_audit::spawned();
+    constexpr int rounds = 20, per_round = 10;  // the last coroutine of a round owns two sessions
+    std::vector<pid_t> pids;
+    for (int round = 0; round < rounds; ++round) {
+        CAPTURE(round);
+        std::vector<pid_t> round_pids;
+        int suspended = 0;
+        {
+            asio::io_context ctx;
+            for (int i = 0; i < per_round - 1; ++i) {
+                asio::co_spawn(ctx, call_until_dropped(&round_pids, &suspended, i == per_round - 2), asio::detached);
+            }
+            const auto until = std::chrono::steady_clock::now() + 30s;
+            while (suspended < per_round - 1 && std::chrono::steady_clock::now() < until) ctx.run_one_for(100ms);
+            REQUIRE(suspended == per_round - 1);
+            ctx.run_for(20ms);  // the requests reach the servers, whose first tools/call never returns
+            for (pid_t pid : round_pids) REQUIRE(process_exists(pid));
+            if (round % 2 == 1) ctx.stop();  // a stopped loop is destroyed the same way
+        }
+        for (pid_t pid : round_pids) CHECK_MESSAGE(!process_exists(pid), "server " << pid << " outlived its event loop");
+        pids.insert(pids.end(), round_pids.begin(), round_pids.end());
+    }
+    CHECK(pids.size() == static_cast<std::size_t>(rounds * per_round));
+    CHECK(mlt::process_audit::spawned() == audit_before + pids.size());
+    CHECK(mlt::process_audit::unreaped() == 0);
+    for (const auto& p : mlt::process_audit::survivors()) CHECK_MESSAGE(false, "survivor: " << p.describe());
+    const auto fds_after = mlt_test::open_fds();
+    for (const auto& [fd, target] : fds_after) CHECK_MESSAGE(fds_before.count(fd) == 1, "leaked fd " << fd << " -> " << target);
+    CHECK(fds_after.size() == fds_before.size());
+}
+
 MCP_LOADTEST_CASE("every kind of ending leaves no process, zombie or file descriptor behind") {
     const auto audit_before = mlt::process_audit::spawned();
     co_await sleep_for(1ms);  // the io_context opens its reactor's descriptors lazily: count after that

@@ -14,6 +14,7 @@
 #include <mcp_loadtest/detail/asio_compat.hpp>
 #include <mcp_loadtest/detail/completion.hpp>
 #include <mcp_loadtest/detail/json_scan.hpp>
+#include <mcp_loadtest/detail/loop_registry.hpp>
 #include <mcp_loadtest/detail/stdio_transport.hpp>
 #include <mcp_loadtest/detail/transport.hpp>
 #include <mcp_loadtest/session_info.hpp>
@@ -30,7 +31,9 @@
 
 namespace mcp_loadtest::detail {
 
-class session_core final : public std::enable_shared_from_this<session_core>, private transport_events {
+class session_core final : public std::enable_shared_from_this<session_core>,
+                           public loop_bound,
+                           private transport_events {
 public:
     session_core(asio::any_io_executor ex, std::shared_ptr<transport> wire, client_options options)
         : ex_(std::move(ex)),
@@ -43,6 +46,7 @@ public:
     session_core& operator=(const session_core&) = delete;
 
     ~session_core() {
+        if (registry_) registry_->remove(this);
         abort_now();
         wire_->detach();
     }
@@ -52,6 +56,10 @@ public:
     /// Starts the transport (spawn, connect). Throws spawn_error / connect_error.
     asio::awaitable<void> open() {
         if (options_.session_deadline.count() > 0) session_deadline_ = started_at_ + options_.session_deadline;
+        if (!registry_) {
+            registry_ = &loop_registry::of(ex_);
+            registry_->add(this, std::weak_ptr<loop_bound>(std::static_pointer_cast<loop_bound>(shared_from_this())));
+        }
         auto keep = wire_;
         co_await keep->open(*this, stats_);
     }
@@ -86,6 +94,23 @@ public:
         wire_->abort_now();
         closed_ = true;
         deadline_timer_.cancel();
+    }
+
+    /// The io_context is being destroyed with calls possibly suspended here
+    /// (loop_registry.hpp): kill and reap the server, then drop the pending
+    /// handlers uninvoked; destroying them lets Asio destroy the waiting frames
+    /// (and with them, the session handles that own this core).
+    void event_loop_ending() noexcept override {
+        registry_ = nullptr;  // it is going away with the context
+        if (!closed_) {
+            closing_ = true;
+            wire_->abort_now();
+            closed_ = true;
+        }
+        auto orphans = std::move(pending_);
+        pending_.clear();
+        free_nodes_.clear();
+        orphans.clear();  // may destroy frames that own sessions, maybe this core's last owner but one
     }
 
     // ---- requests --------------------------------------------------------
@@ -816,6 +841,7 @@ private:
 
     asio::any_io_executor ex_;
     std::shared_ptr<transport> wire_;
+    loop_registry* registry_ = nullptr;  // set by open()
     client_options options_;
     asio::steady_timer deadline_timer_;
     clock::time_point started_at_;
