@@ -10,6 +10,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <csignal>
 #include <cstdlib>
 #include <iostream>
 #include <sys/wait.h>
@@ -474,4 +475,92 @@ MCP_LOADTEST_CASE("echo_server under the same load is no leak") {
     const auto stats = mlt::summarize(run.samples);
     CHECK(stats.samples == run.samples.size());
     CHECK(stats.avg_cpu_pct > 0);
+}
+
+// ---- helpers that leave the server's process group (setsid) -------------------
+
+namespace {
+
+// Running or stopped: not gone and not a zombie.
+bool running(pid_t pid) {
+    const auto p = mlt::read_process(pid);
+    return p.has_value();
+}
+
+// Waits (bounded) for a process to end; kills it if it is still there, so a
+// failing check never leaves it behind. It is our fixture's helper: its pid
+// came from the tool that started it.
+asio::awaitable<bool> ended_within(pid_t pid, steady_clock::duration bound) {
+    const auto until = steady_clock::now() + bound;
+    while (running(pid) && steady_clock::now() < until) co_await sleep_for(10ms);
+    const bool ended = !running(pid);
+    if (!ended) ::kill(pid, SIGKILL);
+    co_return ended;
+}
+
+pid_t pid_from(const mlt::call_result& r) {
+    try {
+        return static_cast<pid_t>(std::stol(r.text()));
+    } catch (const std::exception&) {
+        return 0;
+    }
+}
+
+}  // namespace
+
+MCP_LOADTEST_CASE("process_audit: a helper started with setsid() at server startup dies with the session") {
+    auto server = fixture("setsid_child_server.py", {"--spawn-at-start"});
+    server.stderr_to = mlt::stderr_mode::capture;
+    auto s = co_await mlt::connect(server);
+    const pid_t pgid = s.pid();
+    auto helpers = co_await s.call_tool("helper_pids");
+    MCP_REQUIRE_OK(helpers);
+    const pid_t helper = pid_from(helpers);
+    REQUIRE(helper > 0);
+    CHECK(::getpgid(helper) != pgid);  // out of reach of a signal to the server's group
+    const auto closed = co_await s.close();
+    CHECK(closed.graceful());
+    CHECK(co_await ended_within(helper, 2s));
+}
+
+MCP_LOADTEST_CASE("process_audit: a helper started mid-session is found by the sampler or before SIGTERM, and killed") {
+    for (const bool lingers : {false, true}) {
+        CAPTURE(lingers);
+        auto server = fixture("setsid_child_server.py");
+        if (lingers) server.args.push_back("--linger");  // ignores stdin EOF: close() goes on to SIGTERM
+        server.stderr_to = mlt::stderr_mode::capture;
+        server.shutdown.after_stdin_close = 200ms;
+        auto s = co_await mlt::connect(server);
+        auto spawned = co_await s.call_tool("spawn_detached");
+        MCP_REQUIRE_OK(spawned);
+        const pid_t helper = pid_from(spawned);
+        REQUIRE(helper > 0);
+        if (!lingers) {
+            // Exiting on stdin EOF, the server never sees a signal: a sampler tick is what saw the helper.
+            mlt::process_sampler sampler(co_await asio::this_coro::executor, 10ms);
+            sampler.add(s.pid());
+            sampler.start();
+            co_await sleep_for(30ms);
+            sampler.stop();
+        }
+        co_await s.close();
+        CHECK(co_await ended_within(helper, 2s));
+    }
+}
+
+MCP_LOADTEST_CASE("process_audit: survivors() lists a live server's helper that left its group") {
+    auto server = fixture("setsid_child_server.py");
+    server.stderr_to = mlt::stderr_mode::capture;
+    auto s = co_await mlt::connect(server);
+    auto spawned = co_await s.call_tool("spawn_detached");
+    MCP_REQUIRE_OK(spawned);
+    const pid_t helper = pid_from(spawned);
+    REQUIRE(helper > 0);
+    const auto survivors = mlt::process_audit::survivors();
+    const auto found = std::find_if(survivors.begin(), survivors.end(),
+                                    [&](const mlt::audited_process& p) { return p.pid == helper; });
+    CHECK(found != survivors.end());
+    co_await s.close();
+    CHECK(co_await ended_within(helper, 2s));
+    for (const auto& p : mlt::process_audit::survivors()) CHECK_MESSAGE(p.pid != helper, p.describe());
 }

@@ -1,13 +1,21 @@
 // Unit tests of the JSON-RPC framing layer: the envelope scanner that
-// correlates replies without a DOM, the envelope writer, and call_result.
+// correlates replies without a DOM, the envelope writer, and call_result;
+// and how a session classifies replies that are almost right (hostile fixture).
 #include <doctest/doctest.h>
 #include <mcp_loadtest/detail/json_scan.hpp>
+#include <mcp_loadtest/doctest.hpp>
 #include <mcp_loadtest/mcp_loadtest.hpp>
 
+#include "support/fixtures.hpp"
+
+#include <iterator>
 #include <string>
+#include <utility>
+#include <vector>
 
 namespace mlt = mcp_loadtest;
 using mlt::detail::envelope_scanner;
+using namespace std::chrono_literals;
 
 TEST_CASE("scanner: a success reply is located without parsing its result") {
     const std::string line = R"({"jsonrpc":"2.0","id":42,"result":{"content":[{"type":"text","text":"a \"q\" }"}]}})";
@@ -181,4 +189,228 @@ TEST_CASE("arguments: json, braced lists, args() and raw_json all serialize once
     CHECK(mlt::arguments(mlt::args("a", 1, "b", "x")).text() == R"({"a":1,"b":"x"})");
     CHECK(mlt::arguments(mlt::raw_json::serialized(R"({"pre":true})")).text() == R"({"pre":true})");
     CHECK(mlt::arguments(mlt::json()).text() == "{}");
+}
+
+// ---- text a JSON parser rejects: invalid UTF-8, unpaired surrogate escapes ----
+
+TEST_CASE("scanner: strings must be UTF-8 (RFC 3629) and the failing byte is reported") {
+    for (const char* good : {"{\"t\":\"caf\xC3\xA9 \xE2\x82\xAC \xF0\x9D\x84\x9E \xF4\x8F\xBF\xBF \xEF\xBF\xBF\"}",
+                             "{\"\xC3\xA9\":\"\xE4\xB8\xAD\xE6\x96\x87\xE4\xB8\xAD\xE6\x96\x87\xE4\xB8\xAD\xE6\x96\x87 and ASCII after\"}",
+                             R"({"t":"\ud83d\ude00 \u00e9 \uffff"})"}) {
+        CAPTURE(good);
+        CHECK(envelope_scanner::scan(good).valid);
+        CHECK(mlt::json::accept(good));
+    }
+    // {"t":"ab<bad>","id":3}: the bad sequence starts at byte 8 (counting from 0).
+    for (const char* bad : {"\xC3\x28", "\xC0\xAF", "\xE0\x80\xAF", "\xED\xA0\x80", "\xF4\x90\x80\x80", "\xF5\x80\x80\x80",
+                            "\xFF", "\x80", "\xE2\x82", "\xF0\x9F\x98"}) {
+        const std::string line = std::string("{\"t\":\"ab") + bad + "\",\"id\":3}";
+        CAPTURE(line);
+        const auto env = envelope_scanner::scan(line);
+        CHECK_FALSE(env.valid);
+        CHECK(env.failure == mlt::detail::scan_failure::invalid_utf8);
+        CHECK(env.error_offset == 8);
+        CHECK_FALSE(mlt::json::accept(line));
+        // The structure around it is sound: members after it are still located.
+        CHECK(env.id_is_integer);
+        CHECK(env.id_value == 3);
+    }
+    // Outside a string too, and where the line ends mid-character.
+    CHECK(envelope_scanner::scan("{\"t\":\xC3\xA9}").failure == mlt::detail::scan_failure::syntax);
+    CHECK(envelope_scanner::scan("{\"t\":\xC3\x28}").failure == mlt::detail::scan_failure::invalid_utf8);
+    CHECK_FALSE(envelope_scanner::scan("\"abcdefghijklmnopqrstuvwxyz\xE2\x82").valid);
+}
+
+TEST_CASE("scanner: an unpaired UTF-16 surrogate escape is rejected, as the payload parser does") {
+    for (const char* bad : {R"({"t":"\ud800","id":4})", R"({"t":"\udc00","id":4})", R"({"t":"\ud800\u0041","id":4})",
+                            R"({"t":"\ud800x","id":4})"}) {
+        CAPTURE(bad);
+        const auto env = envelope_scanner::scan(bad);
+        CHECK_FALSE(env.valid);
+        CHECK(env.failure == mlt::detail::scan_failure::unpaired_surrogate);
+        CHECK(env.error_offset == 6);
+        CHECK_FALSE(mlt::json::accept(bad));
+        CHECK(env.id_value == 4);
+    }
+}
+
+TEST_CASE("scanner: agrees with a real parser on UTF-8 at every 8- and 16-byte boundary") {
+    // As the ASCII differential test above, with valid and broken multibyte
+    // sequences in the mix: the string scan leaves its fast path at non-ASCII.
+    std::uint64_t state = 0x2545f4914f6cdd1dULL;
+    const auto next = [&state] {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        return state;
+    };
+    const std::string pieces[] = {"\xC3\xA9", "\xE2\x82\xAC", "\xF0\x9D\x84\x9E", "\xEF\xBF\xBF", "\xF4\x8F\xBF\xBF",
+                                  "\xC3", "\x80", "\xE2\x82", "\xC0\xAF", "\xED\xA0\x80", "\xF4\x90\x80\x80",
+                                  "\xFF", "\\ud83d\\ude00", "\\ud800", "\\udfff", "\"", "\\"};
+    std::size_t checked = 0, valid = 0;
+    for (std::size_t length = 0; length <= 40; ++length) {
+        for (int round = 0; round < 200; ++round) {
+            std::string body;
+            while (body.size() < length) {
+                const std::uint64_t r = next();
+                if (r % 5 != 0) body += static_cast<char>('a' + r % 26);
+                else body += pieces[(r >> 8) % std::size(pieces)];
+            }
+            for (const std::string& line : {R"({"jsonrpc":"2.0","id":1,"result":{"text":")" + body + "\"}}",
+                                            "\"" + body + "\"", R"({")" + body + R"(":1})"}) {
+                const auto env = envelope_scanner::scan(line);
+                const bool expected = mlt::json::accept(line);
+                CAPTURE(line);
+                REQUIRE(env.valid == expected);
+                ++checked;
+                valid += expected;
+            }
+        }
+    }
+    CHECK(checked == 41 * 200 * 3);
+    CHECK(valid > 1000);
+    CHECK(valid < checked - 1000);
+}
+
+TEST_CASE("call_result: a payload the parser rejects throws result_unavailable, never a parser exception") {
+    mlt::call_result r;
+    r.outcome = mlt::outcome::ok;
+    r.method = "tools/call";
+    r.tool = "echo";
+    r.request_id = 7;
+    r.raw = "{\"jsonrpc\":\"2.0\",\"id\":7,\"result\":{\"content\":[{\"type\":\"text\",\"text\":\"caf\xC3\x28\"}]}}";
+    r.payload_begin = static_cast<std::uint32_t>(r.raw.find("{\"content"));
+    r.payload_size = static_cast<std::uint32_t>(r.raw.size() - 1 - r.payload_begin);
+    CHECK_THROWS_AS((void)r.result(), mlt::result_unavailable);
+    CHECK_THROWS_AS((void)r.text(), mlt::result_unavailable);
+    CHECK_THROWS_WITH_AS((void)r.result(), doctest::Contains("tools/call echo (id 7)"), mlt::result_unavailable);
+
+    r.error_code = -32000;
+    r.outcome = mlt::outcome::server_error;
+    CHECK_THROWS_AS((void)r.error(), mlt::result_unavailable);
+
+    // Valid JSON that is not the shape text() reads: a content item whose text is not a string.
+    mlt::call_result odd;
+    odd.outcome = mlt::outcome::ok;
+    odd.raw = R"({"content":[{"type":"text","text":5}]})";
+    odd.payload_size = static_cast<std::uint32_t>(odd.raw.size());
+    CHECK(odd.result()["content"][0]["text"] == 5);
+    CHECK_THROWS_WITH_AS((void)odd.text(), doctest::Contains("content[0].text"), mlt::result_unavailable);
+}
+
+TEST_CASE("scanner: a member the envelope is read from, given twice, is reported with its offset") {
+    const std::string once = R"({"jsonrpc":"2.0","id":5,"result":{"isError":false,"content":[{"id":1,"id":2}]}})";
+    CHECK(envelope_scanner::scan(once).duplicate == nullptr);  // nested members are the payload's business
+    const std::pair<std::string, std::string> twice[] = {
+        {R"({"id":5,"jsonrpc":"2.0","id":"x","result":{}})", "id"},
+        {R"({"jsonrpc":"2.0","id":5,"result":{},"result":{}})", "result"},
+        {R"({"jsonrpc":"2.0","id":5,"error":{},"error":{}})", "error"},
+        {R"({"jsonrpc":"2.0","jsonrpc":"1.0","id":5,"result":{}})", "jsonrpc"},
+        {R"({"jsonrpc":"2.0","method":"a","method":"b"})", "method"},
+        {R"({"jsonrpc":"2.0","method":"a","params":{},"params":{}})", "params"},
+        {R"({"jsonrpc":"2.0","id":5,"result":{"isError":true,"isError":false}})", "result.isError"},
+    };
+    for (const auto& [line, name] : twice) {
+        CAPTURE(line);
+        const auto env = envelope_scanner::scan(line);
+        CHECK(env.valid);  // valid JSON (RFC 8259 only says names SHOULD be unique), but ambiguous
+        REQUIRE(env.duplicate != nullptr);
+        CHECK(std::string(env.duplicate) == name);
+        const std::string key = "\"" + name.substr(name.rfind('.') + 1) + "\"";
+        CHECK(line.compare(env.duplicate_offset, key.size(), key) == 0);
+        CHECK(line.find(key) < env.duplicate_offset);  // the second one
+    }
+    // A name written with escapes is the same name to a parser.
+    const std::string escaped_twice = R"({"id":5,"\u0069d":"x","jsonrpc":"2.0","result":{"\u0069sError":true,"isError":false}})";
+    CHECK(mlt::json::parse(escaped_twice)["id"] == "x");
+    auto escaped = envelope_scanner::scan(escaped_twice);
+    REQUIRE(escaped.duplicate != nullptr);
+    CHECK(std::string(escaped.duplicate) == "id");
+    CHECK(escaped.duplicate_offset == 8);
+    escaped = envelope_scanner::scan(R"({"jsonrpc":"2.0","\u0069d":7,"r\u0065sult":{"is\u0045rror":true,"isError":true}})");
+    CHECK(escaped.id_value == 7);
+    CHECK(escaped.result.present());
+    CHECK(escaped.result_is_error_flagged);
+    REQUIRE(escaped.duplicate != nullptr);
+    CHECK(std::string(escaped.duplicate) == "result.isError");
+    CHECK(envelope_scanner::scan(R"({"i\nd":1,"\u00e9":2,"\"id\"":3,"\u0069\u0064\u0069":4})").duplicate == nullptr);
+
+    // Two ids: the first integer one is kept, so a call it names can be failed.
+    const auto env = envelope_scanner::scan(R"({"id":"x","id":5,"result":{}})");
+    CHECK(env.id_is_integer);
+    CHECK(env.id_value == 5);
+}
+
+// ---- a session against replies that are almost right -------------------------
+
+MCP_LOADTEST_CASE("hostile replies: invalid UTF-8 or a lone surrogate is malformed, attributed to its call at once") {
+    auto server = mlt_test::fixture("hostile_reply_server.py");
+    auto s = co_await mlt::connect(server);
+    for (const char* tool : {"bad_utf8", "lone_surrogate"}) {
+        for (const bool id_last : {false, true}) {
+            CAPTURE(tool);
+            CAPTURE(id_last);
+            auto r = co_await s.call_tool(tool, mlt::args("id_last", id_last), {.timeout = 5s});
+            MCP_CHECK_OUTCOME(r, mlt::outcome::malformed);
+            CHECK(r.duration < 2s);  // classified on arrival, not by the timeout
+            CHECK(r.message.find("at byte") != std::string::npos);
+            CHECK_THROWS_AS((void)r.result(), mlt::result_unavailable);
+            CHECK_THROWS_AS((void)r.text(), mlt::result_unavailable);
+        }
+    }
+    auto after = co_await s.call_tool("echo", mlt::args("message", "still fine"));
+    MCP_CHECK_OK(after);
+    CHECK(after.text() == "still fine");
+    co_await s.close();
+}
+
+MCP_LOADTEST_CASE("hostile replies: a number beyond a double is ok, and its result() throws result_unavailable") {
+    auto server = mlt_test::fixture("hostile_reply_server.py");
+    auto s = co_await mlt::connect(server);
+    auto r = co_await s.call_tool("big_number");
+    MCP_CHECK_OK(r);
+    CHECK(r.payload_text().find("1e400") != std::string_view::npos);
+    CHECK_THROWS_AS((void)r.result(), mlt::result_unavailable);
+    co_await s.close();
+}
+
+MCP_LOADTEST_CASE("hostile replies: a duplicated member never completes a call") {
+    auto server = mlt_test::fixture("hostile_reply_server.py");
+    auto s = co_await mlt::connect(server);
+    const std::vector<std::pair<std::string, bool>> cases{
+        {"id", true}, {"id", false}, {"result", false}, {"error", false}, {"jsonrpc", false}, {"isError", false}};
+    for (const auto& [member, call_id_first] : cases) {
+        CAPTURE(member);
+        CAPTURE(call_id_first);
+        auto r = co_await s.call_tool("duplicate", mlt::args("member", member, "call_id_first", call_id_first),
+                                      {.timeout = 3s});
+        MCP_CHECK_OUTCOME(r, mlt::outcome::malformed);
+        CHECK(r.duration < 2s);  // failed on arrival, not left to its timeout
+        const std::string name = member == "isError" ? "result.isError" : member;
+        CHECK(r.message.find("\"" + name + "\" twice") != std::string::npos);
+    }
+    MCP_CHECK_OK(co_await s.call_tool("echo", mlt::args("message", "x")));
+    REQUIRE(s.protocol_violations().size() == cases.size());
+    for (const auto& v : s.protocol_violations()) CHECK(v.what == mlt::protocol_violation::kind::duplicate_member);
+    co_await s.close();
+}
+
+MCP_LOADTEST_CASE("hostile replies: replies to ids never sent are unknown_response whatever the id's type") {
+    auto server = mlt_test::fixture("hostile_reply_server.py");
+    auto s = co_await mlt::connect(server);
+    auto r = co_await s.call_tool("unknown_ids");
+    MCP_CHECK_OK(r);
+    CHECK(r.text() == "real");
+    using kind = mlt::protocol_violation::kind;
+    std::vector<kind> kinds;
+    for (const auto& v : s.protocol_violations()) kinds.push_back(v.what);
+    const std::vector<kind> expected{kind::unknown_response, kind::unknown_response, kind::unknown_response,
+                                     kind::unknown_response, kind::unknown_response, kind::unknown_response,
+                                     kind::not_jsonrpc,      kind::not_jsonrpc,      kind::not_jsonrpc};
+    REQUIRE(kinds.size() == expected.size());
+    for (std::size_t i = 0; i < kinds.size(); ++i) {
+        CAPTURE(s.protocol_violations()[i].describe());
+        CHECK(kinds[i] == expected[i]);
+    }
+    co_await s.close();
 }

@@ -404,6 +404,20 @@ MCP_LOADTEST_CASE("flood: a 100 MB line is discarded without losing framing or m
     co_await s.close();
 }
 
+MCP_LOADTEST_CASE("flood: an oversized reply whose id comes last still ends its call at once as malformed") {
+    auto server = fixture("flood_server.py", {"--huge-line-mb", "2", "--then-normal", "--id-last"});
+    server.max_message_size = 1024 * 1024;
+    auto s = co_await mlt::connect(server);
+    const auto t0 = std::chrono::steady_clock::now();
+    auto huge = co_await s.call_tool("echo", mlt::args("message", "x"), {.timeout = 20s});
+    MCP_CHECK_OUTCOME(huge, mlt::outcome::malformed);
+    CHECK(std::chrono::steady_clock::now() - t0 < 10s);
+    CHECK(huge.message.find("max_message_size") != std::string::npos);
+    auto next = co_await s.call_tool("echo", mlt::args("message", "after"), {.timeout = 20s});
+    MCP_CHECK_OK(next);
+    co_await s.close();
+}
+
 MCP_LOADTEST_CASE("flood: bytes that never end in a newline fail the call, not the test") {
     auto server = fixture("flood_server.py", {"--no-newline-mb", "40"});
     auto s = co_await mlt::connect(server);

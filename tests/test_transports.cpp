@@ -10,6 +10,7 @@
 #include <mcp_loadtest/run.hpp>
 #include <mcp_loadtest/server_process.hpp>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <iterator>
@@ -724,4 +725,219 @@ MCP_LOADTEST_CASE("run(): the same load test body over stdio, TCP, Streamable HT
     co_await http.close();
     co_await sse.close();
     co_await ws.close();
+}
+
+// ---- hostile HTTP servers and the opening's budget -------------------------------
+
+MCP_LOADTEST_CASE("http: a 200 reply that is neither JSON nor SSE ends the call at once as malformed") {
+    const std::vector<std::string> types{"text/html; charset=utf-8", "text/plain", "application/octet-stream"};
+    for (const auto& type : types) {
+        CAPTURE(type);
+        auto cmd = quiet(fixture("http_server.py", {"--misbehave", "wrong-content-type", "--content-type", type}));
+        auto proc = co_await mlt::launch(cmd);
+        auto s = co_await mlt::connect(http_at(proc));
+        mlt::call_options five_seconds;
+        five_seconds.timeout = 5s;
+        const auto t0 = std::chrono::steady_clock::now();
+        auto r = co_await s.call_tool("echo", mlt::args("message", "x"), five_seconds);
+        CHECK(std::chrono::steady_clock::now() - t0 < 2s);  // at once, not at the timeout
+        CHECK(r.outcome == mlt::outcome::malformed);
+        CHECK(r.http_status == 200);
+        CHECK(contains(r.message, type));               // names the content type
+        CHECK(contains(r.message, "<!DOCTYPE html>"));  // and shows the start of the body
+        auto list = co_await s.list_tools();            // the session goes on
+        CHECK(list.ok());
+        co_await s.close();
+        co_await proc.close();
+    }
+    // A JSON answer is the request's reply in Streamable HTTP: one that is not ends the call too.
+    auto cmd = quiet(fixture("http_server.py", {"--misbehave", "wrong-id"}));
+    auto proc = co_await mlt::launch(cmd);
+    auto s = co_await mlt::connect(http_at(proc));
+    mlt::call_options five_seconds;
+    five_seconds.timeout = 5s;
+    const auto t0 = std::chrono::steady_clock::now();
+    auto r = co_await s.call_tool("echo", mlt::args("message", "x"), five_seconds);
+    CHECK(std::chrono::steady_clock::now() - t0 < 2s);
+    CHECK(r.outcome == mlt::outcome::malformed);
+    CHECK(contains(r.message, "not its reply"));
+    co_await s.close();
+    co_await proc.close();
+}
+
+MCP_LOADTEST_CASE("http: an oversized reply is malformed wherever it is oversized (head, JSON body, SSE event)") {
+    struct shape {
+        std::string misbehave, reply_mode;
+    };
+    const std::vector<shape> shapes{{"huge-header", "json"}, {"huge-body", "json"}, {"huge-body", "sse"}};
+    for (const auto& [misbehave, reply_mode] : shapes) {
+        CAPTURE(misbehave);
+        CAPTURE(reply_mode);
+        auto cmd = quiet(fixture("http_server.py", {"--misbehave", misbehave, "--reply-mode", reply_mode}));
+        auto proc = co_await mlt::launch(cmd);
+        auto server = http_at(proc);
+        server.limits.max_message_size = 1024 * 1024;
+        auto s = co_await mlt::connect(server);
+        mlt::call_options three_seconds;
+        three_seconds.timeout = 3s;
+        auto r = co_await s.call_tool("echo", mlt::args("message", "x"), three_seconds);
+        CHECK(r.outcome == mlt::outcome::malformed);
+        CHECK(contains(r.message, "exceeded"));
+        if (misbehave == "huge-body") CHECK(contains(r.message, "max_message_size (1048576 bytes)"));
+        const auto& violations = s.protocol_violations();
+        CHECK(std::any_of(violations.begin(), violations.end(), [](const mlt::protocol_violation& v) {
+            return v.what == mlt::protocol_violation::kind::oversized_message;
+        }));
+        auto list = co_await s.list_tools();
+        CHECK(list.ok());
+        co_await s.close();
+        co_await proc.close();
+    }
+    // The bound is per message: an SSE reply carrying more than max_message_size in all is fine.
+    auto cmd = quiet(fixture("http_server.py", {"--reply-mode", "sse"}));
+    auto proc = co_await mlt::launch(cmd);
+    auto server = http_at(proc);
+    server.limits.max_message_size = 4096;
+    auto s = co_await mlt::connect(server);
+    const mlt::json hundred_steps{{"steps", 100}};  // ~13 KB of progress events before the response
+    mlt::call_options with_progress;
+    with_progress.progress = true;
+    auto r = co_await s.call_tool("progress", hundred_steps, with_progress);
+    MCP_CHECK_OK(r);
+    CHECK(r.progress_notifications == 100);
+    co_await s.close();
+    co_await proc.close();
+}
+
+MCP_LOADTEST_CASE("http: notification POSTs the server never answers do not hold the connection pool forever") {
+    auto cmd = quiet(fixture("http_server.py", {"--ignore-cancellations"}));
+    auto proc = co_await mlt::launch(cmd);
+    auto server = http_at(proc);
+    server.connections = 2;
+    server.limits.connect_timeout = 500ms;
+    mlt::client_options legacy;  // the legacy era sends notifications/cancelled as POSTs
+    legacy.era = mlt::era_selection::legacy;
+    auto s = co_await mlt::connect(server, legacy);
+    const mlt::json long_sleep{{"ms", 1500}};
+    mlt::call_options brief;
+    brief.timeout = 100ms;
+    for (int i = 0; i < 2; ++i) {  // each timeout sends a cancellation the server reads and never answers
+        auto r = co_await s.call_tool("sleep", long_sleep, brief);
+        CHECK(r.outcome == mlt::outcome::hang);
+    }
+    mlt::call_options three_seconds;
+    three_seconds.timeout = 3s;
+    auto echo = co_await s.call_tool("echo", mlt::args("message", "still served"), three_seconds);
+    MCP_CHECK_OK(echo);
+    const auto& violations = s.protocol_violations();
+    CHECK(std::any_of(violations.begin(), violations.end(), [](const mlt::protocol_violation& v) {
+        return contains(v.sample, "notifications/cancelled");
+    }));
+    co_await s.close();
+    co_await proc.close();
+}
+
+MCP_LOADTEST_CASE("connect: automatic era detection spends startup_timeout once against a silent server") {
+    mlt::forget_detected_eras();
+    mlt::stdio_server silent{mlt_test::python, {"-c", "import sys\nfor line in sys.stdin: pass\n"}};
+    silent.startup_timeout = 1000ms;
+    const auto t0 = std::chrono::steady_clock::now();
+    std::string what;
+    try {
+        co_await mlt::connect(silent);
+    } catch (const mlt::connect_error& e) {
+        what = e.what();
+    }
+    const auto took = std::chrono::steady_clock::now() - t0;
+    CHECK(took < 1600ms);  // the probe and initialize share the 1000 ms (it took 2000 ms)
+    CHECK(contains(what, "server/discover"));
+    CHECK(contains(what, "startup_timeout (1000 ms)"));
+}
+
+// ---- peers that stop reading ---------------------------------------------------
+
+namespace {
+
+// Peak resident memory since the last reset_peak_rss(), in KiB (VmHWM).
+long peak_rss_kib() {
+    std::ifstream status("/proc/self/status");
+    std::string line;
+    while (std::getline(status, line))
+        if (line.rfind("VmHWM:", 0) == 0) return std::stol(line.substr(6));
+    return -1;
+}
+long current_rss_kib() {
+    std::ifstream status("/proc/self/status");
+    std::string line;
+    while (std::getline(status, line))
+        if (line.rfind("VmRSS:", 0) == 0) return std::stol(line.substr(6));
+    return -1;
+}
+void reset_peak_rss() { std::ofstream("/proc/self/clear_refs") << "5"; }
+
+}  // namespace
+
+MCP_LOADTEST_CASE("websocket: a server flooding pings and never reading grows the client by little; the hang says why") {
+    auto cmd = quiet(fixture("ws_server.py", {"--misbehave", "ping-flood"}));
+    auto proc = co_await mlt::launch(cmd);
+    {
+        mlt::websocket_server server;
+        server.url = proc.url();
+        auto s = co_await mlt::connect(server);
+        reset_peak_rss();
+        const long before = current_rss_kib();
+        const auto t0 = std::chrono::steady_clock::now();
+        auto r = co_await s.call_tool("echo", mlt::args("message", "x"), {.timeout = 3s});
+        const long growth_kib = peak_rss_kib() - before;
+        CAPTURE(r.message);
+        CHECK(r.outcome == mlt::outcome::hang);
+        CHECK(std::chrono::steady_clock::now() - t0 < 6s);
+        CHECK(contains(r.message, "stopped reading"));
+        MESSAGE("peak RSS growth during a 3 s ping flood: " << growth_kib << " KiB");
+        CHECK(growth_kib < 32 * 1024);  // was +4 GB: one queued pong per ping
+        co_await s.close();
+    }
+    co_await proc.close();
+
+    // Calls sent to a server that no longer reads: bounded by limits.max_send_queue.
+    auto proc2 = co_await mlt::launch(cmd);
+    mlt::websocket_server server;
+    server.url = proc2.url();
+    server.limits.max_send_queue = 256 * 1024;
+    auto s = co_await mlt::connect(server);
+    auto first = co_await s.call_tool("echo", mlt::args("message", "x"), {.timeout = 1s});  // starts the flood
+    CHECK(first.outcome == mlt::outcome::hang);
+    const std::string big(64 * 1024, 'y');
+    std::vector<asio::awaitable<mlt::call_result>> calls;
+    for (int i = 0; i < 200; ++i) calls.push_back(s.call_tool("echo", mlt::args("message", big), {.timeout = 10s}));
+    const auto t0 = std::chrono::steady_clock::now();
+    auto results = co_await mlt::when_all(std::move(calls));
+    CHECK(std::chrono::steady_clock::now() - t0 < 5s);
+    std::size_t ended_by_limit = 0;
+    for (const auto& r : results) {
+        CHECK(r.outcome == mlt::outcome::hang);
+        if (contains(r.message, "stopped reading") && contains(r.message, "max_send_queue")) ++ended_by_limit;
+    }
+    CHECK(ended_by_limit == results.size());
+    co_await s.close();
+    co_await proc2.close();
+}
+
+MCP_LOADTEST_CASE("stdio: a server flooding requests and never reading its stdin ends as a hang at max_send_queue") {
+    auto server = quiet(fixture("flood_server.py", {"--requests-flood"}));
+    server.max_send_queue = 1024 * 1024;
+    auto s = co_await mlt::connect(server);
+    reset_peak_rss();
+    const long before = current_rss_kib();
+    const auto t0 = std::chrono::steady_clock::now();
+    auto r = co_await s.call_tool("echo", mlt::args("message", "x"), {.timeout = 20s});
+    const long growth_kib = peak_rss_kib() - before;
+    CAPTURE(r.message);
+    CHECK(r.outcome == mlt::outcome::hang);
+    CHECK(std::chrono::steady_clock::now() - t0 < 15s);
+    CHECK(contains(r.message, "stopped reading"));
+    CHECK(contains(r.message, "max_send_queue"));
+    MESSAGE("peak RSS growth: " << growth_kib << " KiB");
+    CHECK(growth_kib < 32 * 1024);
+    co_await s.close();
 }

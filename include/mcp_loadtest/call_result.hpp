@@ -12,7 +12,9 @@
 
 namespace mcp_loadtest {
 
-/// Thrown when a caller asks a call_result for a payload it does not have.
+/// Thrown when a caller asks a call_result for a payload it does not have, or
+/// one that cannot be read (not valid JSON, or not the shape asked for). The
+/// accessors never let a JSON parser's own exception escape.
 class result_unavailable : public std::runtime_error {
 public:
     using std::runtime_error::runtime_error;
@@ -48,34 +50,42 @@ struct call_result {
     }
 
     /// The parsed "result" member. Throws result_unavailable when the reply
-    /// was an error or never arrived.
+    /// was an error or never arrived, or its result cannot be parsed.
     [[nodiscard]] json result() const {
         if (outcome != outcome::ok && outcome != outcome::tool_error &&
             !(outcome == outcome::hang && answered() && error_code == 0))
             throw result_unavailable("no result for " + describe_call() + ": " + describe());
-        return json::parse(payload_text());
+        return parse_payload("result");
     }
 
     /// The parsed JSON-RPC "error" member, or null when there is none.
+    /// Throws result_unavailable when it cannot be parsed.
     [[nodiscard]] json error() const {
         if (error_code == 0 || payload_size == 0) return nullptr;
-        return json::parse(payload_text());
+        return parse_payload("error");
     }
 
     /// Concatenated `text` items of a tools/call or prompts/get result's content.
+    /// Throws as result() does, and when a text item's "text" is not a string.
     [[nodiscard]] std::string text() const {
         const json r = result();
         std::string out;
-        const auto append_items = [&out](const json& content) {
-            if (!content.is_array()) return;
-            for (const auto& item : content) {
-                if (item.is_object() && item.value("type", "") == "text") {
-                    if (!out.empty()) out += '\n';
-                    out += item.value("text", "");
-                }
-            }
-        };
-        if (r.contains("content")) append_items(r["content"]);
+        const auto content = r.find("content");
+        if (content == r.end() || !content->is_array()) return out;
+        for (std::size_t i = 0; i < content->size(); ++i) {
+            const json& item = (*content)[i];
+            if (!item.is_object()) continue;
+            const auto type = item.find("type");
+            if (type == item.end() || *type != "text") continue;
+            const auto text = item.find("text");
+            if (!out.empty()) out += '\n';
+            if (text == item.end()) continue;
+            if (!text->is_string())
+                throw result_unavailable("the result of " + describe_call() + " has content[" + std::to_string(i) +
+                                         "].text of type " + text->type_name() +
+                                         ", not a string; read result() for the content as sent.");
+            out += text->get_ref<const std::string&>();
+        }
         return out;
     }
 
@@ -96,6 +106,18 @@ struct call_result {
         s += " ms";
         if (!message.empty()) s += ": " + message;
         return s;
+    }
+
+private:
+    /// The payload parsed; a parser's exception becomes result_unavailable.
+    [[nodiscard]] json parse_payload(const char* member) const {
+        try {
+            return json::parse(payload_text());
+        } catch (const json::exception& e) {
+            throw result_unavailable("the " + std::string(member) + " of " + describe_call() + " (" +
+                                     std::string(to_string(outcome)) + ") cannot be parsed: " + e.what() +
+                                     ". Its text is in payload_text(), the whole reply in raw.");
+        }
     }
 };
 

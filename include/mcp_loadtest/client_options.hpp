@@ -98,6 +98,8 @@ struct client_options {
     json extra_capabilities = json::object();
     /// Modern era: how long the server/discover probe may take before the
     /// server is judged legacy (the spec: "no response within a reasonable timeout").
+    /// Automatic detection also caps it at half the server description's
+    /// startup_timeout, which bounds the whole opening (probe, then initialize).
     std::chrono::milliseconds discover_timeout = 3s;
     /// Modern era: most InputRequiredResult rounds one call may take before it
     /// fails (a server may keep asking forever).

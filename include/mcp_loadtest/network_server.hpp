@@ -40,9 +40,17 @@ struct http_header {
 
 /// Bounds and limits shared by every network transport.
 struct network_limits {
-    std::chrono::milliseconds connect_timeout = 5s;    ///< TCP connect (and HTTP/WS handshake)
-    std::chrono::milliseconds startup_timeout = 10s;   ///< bound on the initialize handshake
+    /// TCP connect (and HTTP/WS handshake); HTTP: also how long a POST no call
+    /// waits for (a notification, a reply to the server) may go unanswered.
+    std::chrono::milliseconds connect_timeout = 5s;
+    /// Bound on the whole opening: era detection (at most half of it), then initialize.
+    std::chrono::milliseconds startup_timeout = 10s;
     std::size_t max_message_size = 16 * 1024 * 1024;   ///< longest accepted message or body
+    /// Bytes waiting to be written to a server that is not reading (stream
+    /// transports: TCP, Unix, WebSocket; HTTP: notifications and replies to the
+    /// server waiting for a connection, also at most 1024 of them); past it the
+    /// session ends as `hang`.
+    std::size_t max_send_queue = 64 * 1024 * 1024;
 };
 
 /// TLS for https:// and wss:// URLs (needs OpenSSL: see docs/transports.md).

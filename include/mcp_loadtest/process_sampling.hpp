@@ -13,6 +13,7 @@
 #include <mcp_loadtest/detail/asio_compat.hpp>
 #include <mcp_loadtest/detail/procfs.hpp>
 #include <mcp_loadtest/json.hpp>
+#include <mcp_loadtest/process_audit.hpp>
 
 #include <algorithm>
 #include <chrono>
@@ -258,6 +259,9 @@ private:
                                    static_cast<double>(detail::clock_ticks_per_second());
                 s.cpu_pct = wall > 0 ? cpu / wall * 100.0 : 0.0;
             }
+            // A server's helpers may leave its process group: each tick keeps
+            // the audit's view of its tree fresh (a no-op for other pids).
+            process_audit::note_descendants(t.pid);
             t.seen = true;
             t.start_ticks = r->start_ticks;
             t.cpu_ticks = r->cpu_ticks;

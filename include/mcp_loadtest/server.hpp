@@ -43,8 +43,11 @@ struct stdio_server {
     std::filesystem::path stderr_path;         ///< file for capture/tee (truncated at spawn)
     std::size_t stderr_tail_bytes = 64 * 1024; ///< in-memory tail kept for messages
     std::size_t max_message_size = 16 * 1024 * 1024;  ///< longest accepted stdout line
-    std::chrono::milliseconds startup_timeout = 10s;   ///< bound on the initialize handshake
+    std::chrono::milliseconds startup_timeout = 10s;   ///< bound on the whole opening (era detection + initialize)
     shutdown_policy shutdown{};
+    /// Bytes waiting to be written to a server that is not reading its stdin;
+    /// past it the session ends as `hang`, saying the server stopped reading.
+    std::size_t max_send_queue = 64 * 1024 * 1024;
 
     /// `command arg1 arg2`, for messages.
     [[nodiscard]] std::string command_line() const {

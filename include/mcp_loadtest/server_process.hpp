@@ -50,7 +50,7 @@ public:
         while (!url.empty() && (url.back() == ' ' || url.back() == '\r')) url.pop_back();
         event.cancel();
     }
-    void on_oversized(std::string_view, std::size_t, bool) override {}
+    void on_oversized(std::string_view, std::size_t, bool, std::string_view) override {}
     void on_violation(protocol_violation::kind, std::string_view, std::size_t) override {}
     void on_request_failed(std::uint64_t, outcome, const std::string&, int) override {}
     [[nodiscard]] bool is_pending(std::uint64_t) const override { return false; }

@@ -16,10 +16,12 @@
 #include <mcp_loadtest/detail/make_transport.hpp>
 #include <mcp_loadtest/detail/session_core.hpp>
 #include <mcp_loadtest/json.hpp>
+#include <mcp_loadtest/process_audit.hpp>
 #include <mcp_loadtest/server.hpp>
 #include <mcp_loadtest/session_info.hpp>
 
 #include <algorithm>
+#include <chrono>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -66,6 +68,24 @@ private:
 /// handshake() ended a stdio server by probing it (it died on server/discover):
 /// connect() starts a fresh process for the legacy handshake.
 struct restart_needed {};
+
+/// The opening's time: startup_timeout bounds all of it (the era probe, a
+/// restart, a fallback, initialize), not each step anew.
+struct opening_budget {
+    using clock = std::chrono::steady_clock;
+    clock::time_point deadline;
+    std::chrono::milliseconds total{0};
+    std::string spent_on;  // what used part of it before initialize, for messages
+
+    static opening_budget starting_now(std::chrono::milliseconds startup_timeout) {
+        return {clock::now() + startup_timeout, startup_timeout, {}};
+    }
+    /// What is left, at least 1 ms (a call timeout of 0 would mean "the default").
+    [[nodiscard]] std::chrono::milliseconds left() const {
+        const auto rest = std::chrono::ceil<std::chrono::milliseconds>(deadline - clock::now());
+        return std::max(rest, std::chrono::milliseconds(1));
+    }
+};
 struct session_opener;
 
 struct start_request_initiation {
@@ -266,6 +286,36 @@ public:
     /// notifications/initialized. Throws connect_error, with a message saying
     /// what went wrong and what to try, when it fails.
     asio::awaitable<server_identity> initialize() {
+        auto budget = detail::opening_budget::starting_now(core().wire().startup_timeout());
+        co_return co_await initialize_within(budget);
+    }
+
+    /// The modern (2026-07-28) opening: server/discover carrying the per-request
+    /// _meta. An UnsupportedProtocolVersionError (-32022) is answered by
+    /// retrying once with a mutually supported version. Throws connect_error.
+    asio::awaitable<server_identity> discover() {
+        auto budget = detail::opening_budget::starting_now(core().wire().startup_timeout());
+        auto outcome_of = co_await probe_modern(false, budget);
+        co_return std::move(outcome_of.identity);
+    }
+
+    /// Opens the session in the era client_options::era asks for. `automatic`
+    /// follows the spec's backward-compatibility rules: probe with
+    /// server/discover; a DiscoverResult or a modern error (-32020..-32022)
+    /// means modern; anything else (another error, no answer within
+    /// discover_timeout, an HTTP 4xx without a modern error) means legacy, and
+    /// the initialize handshake follows. startup_timeout bounds the whole
+    /// opening: the probe gets at most half of it. The verdict is cached per
+    /// server for the life of the test process.
+    asio::awaitable<server_identity> handshake() {
+        auto budget = detail::opening_budget::starting_now(core().wire().startup_timeout());
+        co_return co_await handshake_impl(false, budget);
+    }
+
+private:
+    friend struct detail::session_opener;
+
+    asio::awaitable<server_identity> initialize_within(detail::opening_budget& budget) {
         auto& c = core();
         c.use_legacy_era();
         const client_options& o = c.options();
@@ -277,17 +327,19 @@ public:
                           {"capabilities", capabilities},
                           {"clientInfo", {{"name", o.client_name}, {"version", o.client_version}}}};
         call_options opts;
-        opts.timeout = c.wire().startup_timeout();
+        opts.timeout = budget.left();
         call_result r = co_await request("initialize", params, opts);
         const std::string who = c.wire().describe();
         if (!r.ok()) {
             std::string why;
             switch (r.outcome) {
                 case outcome::hang:
-                    why = who + " did not answer initialize within " +
-                          std::to_string(c.wire().startup_timeout().count()) +
-                          " ms (the server description's startup_timeout). Hint: if it starts slowly, raise "
-                          "startup_timeout; " +
+                    why = who + " did not answer initialize within " + std::to_string(opts.timeout.count()) +
+                          (budget.spent_on.empty()
+                               ? std::string(" ms (the server description's startup_timeout)")
+                               : " ms, what was left of the server description's startup_timeout (" +
+                                     std::to_string(budget.total.count()) + " ms) after " + budget.spent_on) +
+                          ". Hint: if it starts slowly, raise startup_timeout; " +
                           (c.wire().kind() == "stdio"
                                ? std::string("check that it reads newline-delimited JSON-RPC on stdin and "
                                              "writes replies to stdout.")
@@ -339,40 +391,20 @@ public:
         co_return id;
     }
 
-    /// The modern (2026-07-28) opening: server/discover carrying the per-request
-    /// _meta. An UnsupportedProtocolVersionError (-32022) is answered by
-    /// retrying once with a mutually supported version. Throws connect_error.
-    asio::awaitable<server_identity> discover() {
-        auto outcome_of = co_await probe_modern(false);
-        co_return std::move(outcome_of.identity);
-    }
-
-    /// Opens the session in the era client_options::era asks for. `automatic`
-    /// follows the spec's backward-compatibility rules: probe with
-    /// server/discover; a DiscoverResult or a modern error (-32020..-32022)
-    /// means modern; anything else (another error, no answer within
-    /// discover_timeout, an HTTP 4xx without a modern error) means legacy, and
-    /// the initialize handshake follows. The verdict is cached per server for
-    /// the life of the test process.
-    asio::awaitable<server_identity> handshake() { return handshake_impl(false); }
-
-private:
-    friend struct detail::session_opener;
-
-    asio::awaitable<server_identity> handshake_impl(bool may_restart) {
+    asio::awaitable<server_identity> handshake_impl(bool may_restart, detail::opening_budget& budget) {
         auto& c = core();
         const client_options& o = c.options();
         era_selection want = o.era;
         if (!o.protocol_version.empty())
             want = is_modern_version(o.protocol_version) ? era_selection::modern : era_selection::legacy;
-        if (want == era_selection::legacy) co_return co_await initialize();
-        if (want == era_selection::modern) co_return co_await discover();
+        if (want == era_selection::legacy) co_return co_await initialize_within(budget);
+        if (want == era_selection::modern) co_return (co_await probe_modern(false, budget)).identity;
         const std::string key = std::string(c.wire().kind()) + " " + c.wire().describe();
         if (auto cached = detail::era_cache::find(key)) {
-            if (*cached == protocol_era::legacy) co_return co_await initialize();
-            co_return co_await discover();
+            if (*cached == protocol_era::legacy) co_return co_await initialize_within(budget);
+            co_return (co_await probe_modern(false, budget)).identity;
         }
-        auto probe = co_await probe_modern(true);
+        auto probe = co_await probe_modern(true, budget);
         if (probe.modern) {
             detail::era_cache::store(key, protocol_era::modern);
             co_return std::move(probe.identity);
@@ -385,7 +417,7 @@ private:
                                 "client_options.era = era_selection::legacy.",
                                 call_result{});
         }
-        co_return co_await initialize();
+        co_return co_await initialize_within(budget);
     }
 
 public:
@@ -452,8 +484,10 @@ private:
     };
 
     // Modern opening. With `fall_back`, answers that do not identify a modern
-    // server return {modern = false} (the caller goes legacy); without it they throw.
-    asio::awaitable<modern_probe> probe_modern(bool fall_back) {
+    // server return {modern = false} (the caller goes legacy); without it they
+    // throw. Falling back, the probe takes at most half the budget, so
+    // initialize keeps the other half.
+    asio::awaitable<modern_probe> probe_modern(bool fall_back, detail::opening_budget& budget) {
         auto& c = core();
         const client_options& o = c.options();
         const std::string who = c.wire().describe();
@@ -464,10 +498,19 @@ private:
         for (int attempt = 0; attempt < 2; ++attempt) {
             c.use_modern_era(version, capabilities);
             call_options opts;
-            opts.timeout = fall_back ? std::min(o.discover_timeout, c.wire().startup_timeout())
-                                     : c.wire().startup_timeout();
+            opts.timeout = fall_back ? std::max(std::min({o.discover_timeout, budget.total / 2, budget.left()}),
+                                                std::chrono::milliseconds(1))
+                                     : budget.left();
             opts.cancel_on_timeout = false;
+            const auto probe_started = detail::opening_budget::clock::now();
             call_result r = co_await request("server/discover", json::object(), opts);
+            budget.spent_on = "the era-detection probe (server/discover: " +
+                              (r.outcome == outcome::hang ? std::string("no answer") : std::string(to_string(r.outcome))) +
+                              " in " +
+                              std::to_string(std::chrono::duration_cast<std::chrono::milliseconds>(
+                                                 detail::opening_budget::clock::now() - probe_started)
+                                                 .count()) +
+                              " ms)";
             if (r.ok()) {
                 json result;
                 try {
@@ -658,6 +701,7 @@ namespace detail {
 struct session_job {
     any_server server;
     client_options options;
+    std::optional<opening_budget> budget;  // set when this job continues an opening (a fallback)
 };
 
 
@@ -672,7 +716,13 @@ inline asio::awaitable<session> spawn_session(std::shared_ptr<session_job> job) 
 }
 
 struct session_opener {
-    static asio::awaitable<server_identity> handshake(session& s) { return s.handshake_impl(true); }
+    static asio::awaitable<server_identity> handshake(session& s, opening_budget& budget) {
+        return s.handshake_impl(true, budget);
+    }
+    static asio::awaitable<server_identity> initialize(session& s, opening_budget& budget) {
+        return s.initialize_within(budget);
+    }
+    static std::chrono::milliseconds startup_timeout(const session& s) { return s.core().wire().startup_timeout(); }
 };
 
 // The spec's last HTTP fallback: a legacy HTTP+SSE server answers the
@@ -697,11 +747,14 @@ inline std::shared_ptr<session_job> sse_fallback(const session_job& job, const c
 inline asio::awaitable<session> connect_session(std::shared_ptr<session_job> job) {
     auto again = std::make_shared<session_job>(*job);
     session s = co_await spawn_session(std::move(job));
+    // A fallback continues the first attempt's budget.
+    opening_budget budget = again->budget ? *again->budget
+                                          : opening_budget::starting_now(session_opener::startup_timeout(s));
     bool restart = false;
     std::shared_ptr<session_job> fallback;
     std::string first_failure;
     try {
-        co_await session_opener::handshake(s);
+        co_await session_opener::handshake(s, budget);
     } catch (const restart_needed&) {
         restart = true;
     } catch (const connect_error& e) {
@@ -711,6 +764,7 @@ inline asio::awaitable<session> connect_session(std::shared_ptr<session_job> job
     }
     if (fallback) {
         co_await s.close();
+        fallback->budget = budget;
         try {
             co_return co_await connect_session(std::move(fallback));
         } catch (const connect_error& e) {
@@ -722,8 +776,12 @@ inline asio::awaitable<session> connect_session(std::shared_ptr<session_job> job
     if (restart) {
         co_await s.close();
         s = co_await spawn_session(std::move(again));
-        co_await s.initialize();
+        budget.spent_on += " and a restart of the server, which exited when probed";
+        co_await session_opener::initialize(s, budget);
     }
+    // Helpers a server starts at once (a daemon, a browser) may leave its
+    // process group: note them now, while the server lives (process_audit).
+    if (s.pid() > 0) process_audit::note_descendants(s.pid());
     co_return s;
 }
 }  // namespace detail

@@ -21,9 +21,15 @@ struct protocol_violation {
         non_json_line,     ///< e.g. a log line printed on stdout
         oversized_message, ///< a line longer than max_message_size (discarded)
         not_jsonrpc,       ///< valid JSON, but not a JSON-RPC message
-        unknown_response,  ///< a reply to an id that was never sent
+        /// A well-formed response ("jsonrpc":"2.0", an id, one of result and
+        /// error) to an id that was never sent, whatever the id's type.
+        unknown_response,
         batch,             ///< a JSON array (batches are not part of MCP since 2025-06-18)
         stdin_closed,      ///< the server stopped reading its stdin while running
+        /// A message with "id", "result", "error", "method", "params",
+        /// "jsonrpc" or result.isError twice: parsers disagree on which one
+        /// counts, so it is not acted on (a call it names ends as malformed).
+        duplicate_member,
     };
     kind what = kind::non_json_line;
     std::string sample;      ///< the offending text (first 512 bytes)
@@ -38,6 +44,7 @@ struct protocol_violation {
             case kind::unknown_response: return "unknown_response";
             case kind::batch: return "batch";
             case kind::stdin_closed: return "stdin_closed";
+            case kind::duplicate_member: return "duplicate_member";
         }
         return "unknown";
     }

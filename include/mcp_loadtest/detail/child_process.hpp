@@ -231,12 +231,18 @@ inline exit_status peek_exit(pid_t pid) noexcept {
     return s;
 }
 
-/// Signals every process in the child's group. ESRCH (group gone) is fine.
+/// Signals every process in the child's group, and the server's known
+/// descendants that left the group (setsid()): their tree is read first, while
+/// the server may still live. ESRCH (group gone) is fine.
 inline void signal_group(pid_t pgid, int sig) noexcept {
-    if (pgid > 0) ::kill(-pgid, sig);
+    if (pgid <= 0) return;
+    process_audit::note_descendants(pgid);
+    ::kill(-pgid, sig);
+    process_audit::signal_escaped(pgid, sig);
 }
 
-/// SIGKILLs the group's stragglers and reaps the (already exited) leader.
+/// SIGKILLs the group's stragglers (and the escaped descendants the audit
+/// knows of) and reaps the (already exited) leader.
 inline void reap(pid_t pid) noexcept {
     signal_group(pid, SIGKILL);
     int status = 0;

@@ -5,8 +5,11 @@
 // concurrent calls spread over the pool and queue when it is full. A reply is
 // a JSON body or an SSE stream (notifications, then the response). Failures
 // of an exchange (status, dropped connection, a stream ending without the
-// reply, an oversized body) end that one call with a classified outcome; the
-// core's deadlines bound everything else.
+// reply, a reply neither JSON nor SSE, anything oversized) end that one call
+// with a classified outcome; the core's deadlines bound calls. Messages no
+// call waits for (notifications, replies to the server's requests) are bounded
+// here: connect_timeout for their answer, and a cap on how many may wait for
+// a connection.
 #pragma once
 
 #include <mcp_loadtest/any_server.hpp>
@@ -20,6 +23,8 @@
 #include <mcp_loadtest/detail/transport.hpp>
 #include <mcp_loadtest/detail/url.hpp>
 
+#include <algorithm>
+#include <cctype>
 #include <deque>
 #include <limits>
 #include <memory>
@@ -32,6 +37,8 @@ namespace mcp_loadtest::detail {
 class http_transport final : public transport {
 public:
     enum class mode { streamable, legacy_sse };
+    /// The longest response head (status line and headers) accepted; over it is `malformed`.
+    static constexpr std::size_t max_head_bytes = 64 * 1024;
 
     http_transport(asio::any_io_executor ex, http_server server)
         : ex_(std::move(ex)), mode_(mode::streamable), url_text_(server.url), headers_(std::move(server.headers)),
@@ -92,6 +99,9 @@ public:
         ex->message = info.what;
         ex->id = info.what == outgoing::kind::request ? info.id : 0;
         ex->is_initialize = info.what == outgoing::kind::request && info.method == "initialize";
+        if (ex->unowned())
+            ex->label = info.what == outgoing::kind::notification ? std::string(info.method)
+                                                                  : std::string("a reply to a request of the server");
         if (info.what == outgoing::kind::notification && info.method == "notifications/initialized") {
             // The next request must not overtake it on another pooled connection
             // (some SDKs reject requests before `initialized`): after_handshake() waits.
@@ -197,6 +207,7 @@ private:
         std::uint64_t id = 0;
         bool is_initialize = false;
         bool is_initialized_notification = false;
+        std::string label;      // unowned exchanges: what they carry, for messages
         bool internal = false;  // our own re-initialisation: its reply is not the core's
         bool replayed = false;  // sent again on a re-initialised session
         std::string body;       // the JSON-RPC message, kept only when it may be replayed
@@ -209,17 +220,23 @@ private:
         // response
         int status = 0;
         bool is_sse = false;
+        bool unexpected_type = false;  // a 2xx answer to a request, neither JSON nor SSE
+        std::string content_type;      // as the server sent it, for messages
+        std::size_t max_event_bytes = sse::parser::default_max_event_bytes;
         std::unique_ptr<sse::parser> sse_events;  // made when the reply turns out to be SSE
         sse::parser& events() {
-            if (!sse_events) sse_events = std::make_unique<sse::parser>(64 * 1024 * 1024);
+            if (!sse_events) sse_events = std::make_unique<sse::parser>(max_event_bytes);
             return *sse_events;
         }
         std::uint64_t received = 0;
+        // No call's deadline covers it: a notification, or a reply to a server's request.
+        [[nodiscard]] bool unowned() const noexcept { return what == kind::post && message != outgoing::kind::request; }
     };
 
     struct connection {
-        explicit connection(asio::any_io_executor ex) : socket(ex) {}
+        explicit connection(const asio::any_io_executor& ex) : socket(ex), answer_deadline(ex) {}
         byte_stream socket;
+        asio::steady_timer answer_deadline;  // armed only for unowned exchanges
         http1::response_parser parser{};
         std::vector<char> buffer = std::vector<char>(16 * 1024);
         std::shared_ptr<exchange> current;
@@ -312,16 +329,86 @@ private:
             open_connection(std::move(ex));
             return;
         }
+        if (ex->unowned() && !admit_unowned(*ex)) return;
         if (front) waiting_.push_front(std::move(ex));
         else waiting_.push_back(std::move(ex));
     }
 
-    void remove_waiting(const std::shared_ptr<exchange>& ex) {
+    // Requests wait for a connection at most until their call's deadline.
+    // Messages no call waits for are bounded here instead: a server that stops
+    // answering POSTs but keeps sending requests (each needing a reply) would
+    // otherwise grow this queue for as long as the session lasts.
+    static constexpr std::size_t max_unowned_waiting = 1024;
+
+    bool admit_unowned(const exchange& ex) {
+        if (backlog_overflowed_) return false;
+        if (unowned_waiting_ < max_unowned_waiting &&
+            unowned_waiting_bytes_ + ex.request.size() <= limits_.max_send_queue) {
+            ++unowned_waiting_;
+            unowned_waiting_bytes_ += ex.request.size();
+            return true;
+        }
+        backlog_overflowed_ = true;
+        std::string message = "the server stopped taking messages: " + std::to_string(unowned_waiting_) +
+                              " notifications and replies to its requests (" + std::to_string(unowned_waiting_bytes_) +
+                              " bytes) were already waiting for one of the " + std::to_string(pool_size_) +
+                              " connections, each held by a POST it has not answered; the session was ended to "
+                              "bound memory (limits.max_send_queue, at most " + std::to_string(max_unowned_waiting) +
+                              " messages). Hint: the server is stuck or not reading its connections.";
+        // Not from inside the core's send(): end the session from the event loop.
+        asio::post(ex_, [me = self(), message = std::move(message)] {
+            me->report_down(outcome::hang, message);
+            me->release_all();
+        });
+        return false;
+    }
+
+    std::shared_ptr<exchange> take_waiting() {
+        auto ex = std::move(waiting_.front());
+        waiting_.pop_front();
+        if (ex->unowned()) {
+            --unowned_waiting_;
+            unowned_waiting_bytes_ -= std::min(unowned_waiting_bytes_, ex->request.size());
+        }
+        return ex;
+    }
+
+    void remove_waiting(const std::shared_ptr<exchange>& ex) {  // requests only (forget)
         for (auto it = waiting_.begin(); it != waiting_.end(); ++it)
             if (*it == ex) {
                 waiting_.erase(it);
                 return;
             }
+    }
+
+    // Every open connection, so release_all() reaches those busy with an
+    // exchange no call owns (nothing else here refers to them).
+    void track(const std::shared_ptr<connection>& c) {
+        if (live_.size() >= prune_live_at_) {
+            std::erase_if(live_, [](const std::weak_ptr<connection>& w) {
+                const auto l = w.lock();
+                return !l || l->closed;
+            });
+            prune_live_at_ = std::max<std::size_t>(64, 2 * live_.size());
+        }
+        live_.push_back(c);
+    }
+
+    // A POST no call waits for gets limits.connect_timeout to be answered;
+    // then its connection is closed, so it cannot hold a pool slot forever.
+    void arm_answer_deadline(const std::shared_ptr<connection>& c, const std::shared_ptr<exchange>& ex) {
+        c->answer_deadline.expires_after(limits_.connect_timeout);
+        c->answer_deadline.async_wait([me = self(), c, weak = std::weak_ptr<exchange>(ex)](const asio::error_code& ec) {
+            const auto ex = weak.lock();
+            if (ec || !ex || c->closed || c->current != ex) return;
+            c->current.reset();
+            me->fail_exchange(*ex, outcome::hang,
+                              "the server did not answer the POST carrying " + ex->label + " within " +
+                                  std::to_string(me->limits_.connect_timeout.count()) +
+                                  " ms (limits.connect_timeout); its connection was closed to free the pool slot",
+                              ex->status);
+            me->drop_connection(c);
+        });
     }
 
     void open_connection(std::shared_ptr<exchange> ex) {
@@ -344,8 +431,9 @@ private:
                               auto c = std::make_shared<connection>(me->ex_);
                               c->socket.assign(fd);
                               c->parser = http1::response_parser(
-                                  http1::limits{64 * 1024, std::numeric_limits<std::uint64_t>::max()});
+                                  http1::limits{max_head_bytes, std::numeric_limits<std::uint64_t>::max()});
                               c->pooled = pooled;
+                              me->track(c);
                               me->secure_then_start(c, ex);
                           });
     }
@@ -384,6 +472,7 @@ private:
         const bool streaming = ex->what != exchange::kind::post && ex->what != exchange::kind::del;
         c->parser.set_body_limit(streaming ? std::numeric_limits<std::uint64_t>::max()
                                            : static_cast<std::uint64_t>(limits_.max_message_size) + 1);
+        if (ex->unowned()) arm_answer_deadline(c, ex);
         auto me = self();
         c->socket.async_write(asio::buffer(ex->request), [me, c, ex](const asio::error_code& ec, std::size_t n) {
             if (me->stats_) me->stats_->bytes_written += n;
@@ -458,16 +547,20 @@ private:
             case http1::event::error:
             default: {
                 const std::string why = c->parser.failed() ? c->parser.last_error().message : "unexpected response";
-                if (c->parser.failed() && c->parser.last_error().code == http1::errc::body_too_large && ex) {
-                    events_->on_violation(protocol_violation::kind::oversized_message,
-                                          "HTTP body over max_message_size", c->parser.body_bytes());
-                    fail_exchange(*ex, outcome::malformed,
-                                  "the reply body exceeded max_message_size (" +
-                                      std::to_string(limits_.max_message_size) + " bytes): " + why +
-                                      ". Hint: raise limits.max_message_size if replies this large are intended.",
-                                  ex->status);
-                    c->current.reset();
-                    drop_connection(c);
+                const auto code = c->parser.failed() ? c->parser.last_error().code : http1::errc::none;
+                if (ex && code == http1::errc::body_too_large) {
+                    fail_oversized(c, *ex, "HTTP body over max_message_size", c->parser.body_bytes(),
+                                   "the reply body exceeded max_message_size (" +
+                                       std::to_string(limits_.max_message_size) + " bytes): " + why +
+                                       ". Hint: raise limits.max_message_size if replies this large are intended.");
+                    return false;
+                }
+                if (ex && code == http1::errc::header_too_large) {
+                    fail_oversized(c, *ex, "HTTP response head over " + std::to_string(max_head_bytes) + " bytes",
+                                   max_head_bytes,
+                                   "the HTTP response head exceeded " + std::to_string(max_head_bytes) +
+                                       " bytes, the most this client reads: " + why +
+                                       ". Hint: check which headers the server, or a proxy in front of it, sends.");
                     return false;
                 }
                 connection_failed(c, why);
@@ -476,11 +569,41 @@ private:
         }
     }
 
-    void on_headers(const connection& c, exchange& ex) {
+    // Oversized anywhere (head, body, one SSE event) is `malformed`, with an
+    // oversized_message violation; the connection is dropped, the session goes on.
+    void fail_oversized(const std::shared_ptr<connection>& c, exchange& ex, std::string_view violation,
+                        std::size_t size, const std::string& message) {
+        if (events_) events_->on_violation(protocol_violation::kind::oversized_message, violation, size);
+        c->current.reset();
+        fail_exchange(ex, outcome::malformed, message, ex.status);
+        drop_connection(c);
+    }
+
+    static bool is_json_media_type(std::string_view content_type) {
+        std::string type(content_type.substr(0, content_type.find(';')));
+        std::transform(type.begin(), type.end(), type.begin(),
+                       [](unsigned char ch) { return static_cast<char>(std::tolower(ch)); });
+        return type.find("json") != std::string::npos;  // application/json, application/*+json
+    }
+
+    void on_headers(connection& c, exchange& ex) {
         const auto& head = c.parser.head();
         ex.status = head.status;
         const auto ct = head.find("content-type");
         ex.is_sse = ct && ct->find("text/event-stream") != std::string_view::npos;
+        const bool success = ex.status >= 200 && ex.status < 300;
+        if (ex.is_sse) {
+            // A stream carries any number of messages: bound each event (room
+            // for its event and id fields), not the whole body.
+            ex.max_event_bytes = limits_.max_message_size + 1024;
+            if (success) c.parser.set_body_limit(std::numeric_limits<std::uint64_t>::max());
+        } else if (ct && success && ex.status != 202 && mode_ == mode::streamable && ex.id && !ex.internal &&
+                   ex.message == outgoing::kind::request && !is_json_media_type(*ct)) {
+            // Streamable HTTP answers a request with JSON or SSE only: nothing
+            // else can carry its reply, so the call ends when the body starts.
+            ex.unexpected_type = true;
+            ex.content_type = truncate_for_message(*ct, 100);
+        }
         if (ex.is_initialize || (ex.what == exchange::kind::post && session_id_.empty()))
             if (auto sid = head.find("mcp-session-id"); sid && !sid->empty() && mode_ == mode::streamable)
                 session_id_.assign(*sid);
@@ -490,8 +613,27 @@ private:
         }
     }
 
+    void fail_unexpected_type(exchange& ex, std::string_view body_start) {
+        fail_exchange(ex, outcome::malformed,
+                      "HTTP " + std::to_string(ex.status) + " from " + redact_url(url_text_) +
+                          " came with Content-Type: " + ex.content_type +
+                          ", which is neither application/json nor text/event-stream, so it cannot carry the "
+                          "reply; the body starts: " +
+                          (body_start.empty() ? std::string("(empty)")
+                                              : "\"" + truncate_for_message(body_start, 200) + "\"") +
+                          ". Hint: check that the URL is the server's MCP endpoint and that no proxy answers "
+                          "in its place.",
+                      ex.status);
+    }
+
     void on_body(const std::shared_ptr<connection>& c, exchange& ex, std::string_view piece) {
         ex.received += piece.size();
+        if (ex.unexpected_type) {  // what arrived with the head is enough to show; drop the rest
+            c->current.reset();
+            fail_unexpected_type(ex, piece);
+            drop_connection(c);
+            return;
+        }
         if (ex.status >= 200 && ex.status < 300 && ex.is_sse) {
             const int status = ex.status;
             const bool ok = ex.events().feed(piece, [this, &ex, status](const sse::event& e) {
@@ -504,24 +646,17 @@ private:
                 if (e.type != "message") return;
                 events_->on_message(e.data, status);
             });
-            if (!ok) {
-                if (events_) events_->on_violation(protocol_violation::kind::oversized_message, ex.events().last_error().message, 0);
-                c->current.reset();
-                fail_exchange(ex, outcome::malformed, "the SSE stream broke: " + ex.events().last_error().message, ex.status);
-                drop_connection(c);
-            }
+            if (!ok)  // the parser's only error: an event over its bound
+                fail_oversized(c, ex, ex.events().last_error().message, ex.events().max_event_bytes(),
+                               "an SSE event from the server exceeded max_message_size (" +
+                                   std::to_string(limits_.max_message_size) +
+                                   " bytes). Hint: raise limits.max_message_size if messages this large are intended.");
             return;
         }
         if (ex.reply.size() + piece.size() > limits_.max_message_size) {
-            if (events_)
-                events_->on_violation(protocol_violation::kind::oversized_message, ex.reply.substr(0, 512),
-                                      ex.reply.size() + piece.size());
-            c->current.reset();
-            fail_exchange(ex, outcome::malformed,
-                          "the reply body exceeded max_message_size (" + std::to_string(limits_.max_message_size) +
-                              " bytes). Hint: raise limits.max_message_size if replies this large are intended.",
-                          ex.status);
-            drop_connection(c);
+            fail_oversized(c, ex, std::string_view(ex.reply).substr(0, 512), ex.reply.size() + piece.size(),
+                           "the reply body exceeded max_message_size (" + std::to_string(limits_.max_message_size) +
+                               " bytes). Hint: raise limits.max_message_size if replies this large are intended.");
             return;
         }
         ex.reply.append(piece);
@@ -529,6 +664,7 @@ private:
 
     void on_done(const std::shared_ptr<connection>& c, const std::shared_ptr<exchange>& ex) {
         c->current.reset();
+        c->answer_deadline.cancel();
         // Hand the connection back before delivering the reply: the caller it
         // resumes usually sends its next request at once and can take it.
         if (c->parser.keep_alive() && !closing_ && c->pooled) {
@@ -580,6 +716,10 @@ private:
         if (status >= 200 && status < 300) {
             // 202 (or any 2xx) to a notification or a reply: its body, if any, means nothing.
             if (status == 202 || ex.message != outgoing::kind::request) return;
+            if (ex.unexpected_type) {
+                fail_unexpected_type(ex, {});
+                return;
+            }
             if (ex.is_sse) {
                 if (ex.id && events_->is_pending(ex.id) && !try_resume(ex))
                     fail_exchange(ex, outcome::disconnected,
@@ -592,8 +732,16 @@ private:
             }
             std::string_view body = ex.reply;
             while (!body.empty() && (body.back() == '\n' || body.back() == '\r' || body.back() == ' ')) body.remove_suffix(1);
-            if (!body.empty()) events_->on_message(body, status);
-            else if (ex.id && mode_ == mode::streamable && status != 202 && events_->is_pending(ex.id))
+            if (!body.empty()) {
+                events_->on_message(body, status);
+                // The JSON answer to a POSTed request is its reply: if it did not settle the call, nothing will.
+                if (ex.id && mode_ == mode::streamable && events_ && events_->is_pending(ex.id))
+                    fail_exchange(ex, outcome::malformed,
+                                  "HTTP " + std::to_string(status) + " answered request " + std::to_string(ex.id) +
+                                      " with a JSON body that is not its reply: \"" +
+                                      truncate_for_message(body, 200) + "\"",
+                                  status);
+            } else if (ex.id && mode_ == mode::streamable && status != 202 && events_->is_pending(ex.id))
                 fail_exchange(ex, outcome::malformed, "HTTP " + std::to_string(status) + " with an empty body", status);
             return;
         }
@@ -756,9 +904,7 @@ private:
         }
         c->parser.reset();
         if (!waiting_.empty()) {
-            auto next = std::move(waiting_.front());
-            waiting_.pop_front();
-            start_exchange(c, std::move(next));
+            start_exchange(c, take_waiting());
             return;
         }
         idle_.push_back(c);
@@ -776,6 +922,7 @@ private:
                 idle_.erase(it);
                 break;
             }
+        c->answer_deadline.cancel();
         if (c->pooled && open_ > 0) --open_;
         auto ex = c->current;
         c->current.reset();
@@ -785,8 +932,7 @@ private:
 
     void next_waiting() {
         while (!waiting_.empty() && !closing_ && open_ < pool_size_) {
-            auto ex = std::move(waiting_.front());
-            waiting_.pop_front();
+            auto ex = take_waiting();
             if (ex->abandoned) continue;
             dispatch(std::move(ex), true);
             return;
@@ -797,6 +943,8 @@ private:
         auto idle = std::move(idle_);
         idle_.clear();
         waiting_.clear();
+        unowned_waiting_ = 0;
+        unowned_waiting_bytes_ = 0;
         for (auto& [id, w] : by_id_)
             if (auto ex = w.lock())
                 if (auto c = ex->conn.lock()) {
@@ -810,13 +958,17 @@ private:
             asio::error_code ignored;
             c->socket.close(ignored);
         }
-        for (auto& w : streams_)
+        for (auto& w : live_)
             if (auto c = w.lock()) {
                 c->closed = true;
                 asio::error_code ignored;
                 c->socket.close(ignored);
+                try {
+                    c->answer_deadline.cancel();
+                } catch (...) {
+                }
             }
-        streams_.clear();
+        live_.clear();
         try {
             ready_event_.cancel();
         } catch (...) {
@@ -880,9 +1032,9 @@ private:
             }
             auto c = std::make_shared<connection>(me->ex_);
             c->socket.assign(fd);
-            c->parser = http1::response_parser(http1::limits{64 * 1024, std::numeric_limits<std::uint64_t>::max()});
+            c->parser = http1::response_parser(http1::limits{max_head_bytes, std::numeric_limits<std::uint64_t>::max()});
             c->pooled = false;
-            me->streams_.push_back(c);
+            me->track(c);
             me->secure_then_start(c, ex);
         });
     }
@@ -962,11 +1114,14 @@ private:
     std::vector<std::shared_ptr<connection>> idle_;
     std::deque<std::shared_ptr<exchange>> waiting_;
     std::unordered_map<std::uint64_t, std::weak_ptr<exchange>> by_id_;
-    std::vector<std::weak_ptr<connection>> streams_;
+    std::vector<std::weak_ptr<connection>> live_;  // every connection opened (see track())
+    std::size_t prune_live_at_ = 64;
+    std::size_t unowned_waiting_ = 0, unowned_waiting_bytes_ = 0;  // in waiting_ (see admit_unowned())
     std::size_t open_ = 0;
 
     asio::steady_timer ready_event_;
     bool closing_ = false, delete_done_ = true;
+    bool backlog_overflowed_ = false;
     bool get_stream_started_ = false, get_stream_settled_ = false;
     bool endpoint_known_ = false;
     bool initialized_in_flight_ = false;

@@ -3,7 +3,9 @@
 // The request hot path never builds a JSON DOM: envelopes are appended to the
 // output buffer as text, and an incoming line is validated and its top-level
 // members located in one pass (roughly 1 ns per byte). The user's result is
-// parsed only when asked for (see call_result::result()).
+// parsed only when asked for (see call_result::result()), so the scanner
+// accepts exactly what that parser (nlohmann::json) accepts: UTF-8 is
+// validated per RFC 3629 and UTF-16 surrogate escapes must pair up.
 #pragma once
 
 #include <bit>
@@ -29,6 +31,36 @@ inline constexpr struct json_escape_table_t {
     }
 } json_escape_table{};
 
+/// Bytes a string scan stops at: the escape table's, and non-ASCII (checked as UTF-8).
+inline constexpr struct json_string_stop_table_t {
+    bool stop[256]{};
+    constexpr json_string_stop_table_t() {
+        for (int c = 0; c < 256; ++c) stop[c] = c >= 0x80 || json_escape_table.needs[c];
+    }
+} json_string_stop_table{};
+
+/// Per UTF-8 lead byte: the sequence's length and its second byte's range, which
+/// rules out overlongs (E0, F0), surrogates (ED) and code points above U+10FFFF
+/// (F4), as RFC 3629 does. Length 0: ASCII, a continuation byte, C0/C1 or F5..FF.
+inline constexpr struct utf8_lead_table_t {
+    std::uint8_t length[256]{}, lo[256]{}, hi[256]{};
+    constexpr utf8_lead_table_t() {
+        for (int c = 0xC2; c <= 0xF4; ++c) {
+            length[c] = static_cast<std::uint8_t>(c <= 0xDF ? 2 : c <= 0xEF ? 3 : 4);
+            lo[c] = static_cast<std::uint8_t>(c == 0xE0 ? 0xA0 : c == 0xF0 ? 0x90 : 0x80);
+            hi[c] = static_cast<std::uint8_t>(c == 0xED ? 0x9F : c == 0xF4 ? 0x8F : 0xBF);
+        }
+    }
+} utf8_lead_table{};
+
+/// Why a line failed validation.
+enum class scan_failure : std::uint8_t {
+    none,
+    syntax,              ///< not JSON (includes a line cut short)
+    invalid_utf8,        ///< a byte sequence that is not UTF-8 (RFC 3629)
+    unpaired_surrogate,  ///< a \uD800..\uDFFF escape without its other half
+};
+
 /// A [begin, begin+size) slice of a scanned line; size 0 means "absent".
 struct span {
     std::uint32_t begin = 0;
@@ -53,24 +85,35 @@ struct envelope {
     span result;  // raw value
     span error;   // raw value
     span params;  // raw value
+    /// A member the envelope is read from ("id", "result", "error", "method",
+    /// "params", "jsonrpc", or "result.isError") given twice, else nullptr.
+    /// Parsers disagree on which one counts (this scanner keeps the first,
+    /// nlohmann::json the last), so such a message must not be acted on.
+    const char* duplicate = nullptr;
+    std::uint32_t duplicate_offset = 0;  // where its second key starts
+    scan_failure failure = scan_failure::none;  // why, when !valid
     std::size_t error_offset = 0;  // where validation failed, when !valid
 };
 
 #if defined(__GNUC__)
 #define MCP_LOADTEST_ALWAYS_INLINE [[gnu::always_inline]] inline
+#define MCP_LOADTEST_NOINLINE [[gnu::noinline]]
 #else
 #define MCP_LOADTEST_ALWAYS_INLINE inline
+#define MCP_LOADTEST_NOINLINE
 #endif
 
 class envelope_scanner {
 public:
     /// Scans `line`. Members seen before a syntax error are still reported
     /// (so a truncated response can still be attributed to its request id).
+    /// Bad text inside a string (invalid UTF-8, an unpaired surrogate escape)
+    /// does not stop the scan: every member is located and the line is invalid.
     static envelope scan(std::string_view line) noexcept {
         envelope env;
         const char* const begin = line.data();
         const char* const end = begin + line.size();
-        const char* fail = end;
+        const char* fail = nullptr;  // the syntax error, else the first bad text
         const char* p = skip_ws(begin, end);
         if (p < end && *p == '{') {
             env.is_object = true;
@@ -78,13 +121,32 @@ public:
         } else {
             p = skip_value(p, end, 0, fail);
         }
+        bool syntax_ok = false;
         if (p) {
             p = skip_ws(p, end);
-            if (p != end) fail = p;
+            if (p == end) syntax_ok = true;
+            else fail = p;
         }
-        env.valid = p == end;
-        if (!env.valid) env.error_offset = static_cast<std::size_t>(fail - begin);
+        env.valid = syntax_ok && !fail;
+        if (!env.valid) {
+            env.error_offset = static_cast<std::size_t>(fail - begin);
+            env.failure = fail < end && static_cast<unsigned char>(*fail) >= 0x80 && utf8_length(fail, end) == 0
+                              ? scan_failure::invalid_utf8
+                          : syntax_ok ? scan_failure::unpaired_surrogate
+                                      : scan_failure::syntax;
+        }
         return env;
+    }
+
+    /// What a failure is, in a few words.
+    [[nodiscard]] static const char* describe(scan_failure f) noexcept {
+        switch (f) {
+            case scan_failure::none: return "valid";
+            case scan_failure::syntax: return "syntax error";
+            case scan_failure::invalid_utf8: return "invalid UTF-8";
+            case scan_failure::unpaired_surrogate: return "unpaired UTF-16 surrogate escape";
+        }
+        return "invalid";
     }
 
 private:
@@ -111,21 +173,23 @@ private:
         return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
     }
 
-    // The first '"', '\\' or control character in [p, e), or e. Sixteen (SSE2)
-    // or eight (SWAR) bytes per step: string bytes are most of a real reply.
-    // SWAR: in each of the three has-zero tests only bytes above a genuine hit
-    // can be false hits, so the lowest flagged byte is always a real one.
+    // The first '"', '\\', control or non-ASCII byte in [p, e), or e. Sixteen
+    // (SSE2) or eight (SWAR) bytes per step: string bytes are most of a real
+    // reply. Controls and non-ASCII are one test: as signed bytes, both are
+    // below ' ' (0x80..0xff are negative), so UTF-8 checking costs ASCII nothing.
+    // SWAR: in each of the three tests only bytes above a genuine hit can be
+    // false hits (a borrow), so the lowest flagged byte is always a real one.
     MCP_LOADTEST_ALWAYS_INLINE static const char* find_special(const char* p, const char* e) noexcept {
 #if defined(__SSE2__)
         // Sixteen bytes per step where SSE2 exists (every x86-64).
         const __m128i quote = _mm_set1_epi8('"');
         const __m128i backslash = _mm_set1_epi8('\\');
-        const __m128i last_control = _mm_set1_epi8(0x1f);
+        const __m128i space = _mm_set1_epi8(' ');
         while (e - p >= 16) {
             const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p));
-            const __m128i control = _mm_cmpeq_epi8(_mm_max_epu8(v, last_control), last_control);  // v <= 0x1f
+            const __m128i control_or_high = _mm_cmpgt_epi8(space, v);  // signed: v < 0x20 or v >= 0x80
             const int hits = _mm_movemask_epi8(
-                _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v, quote), _mm_cmpeq_epi8(v, backslash)), control));
+                _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v, quote), _mm_cmpeq_epi8(v, backslash)), control_or_high));
             if (hits != 0) return p + std::countr_zero(static_cast<unsigned>(hits));
             p += 16;
         }
@@ -138,17 +202,69 @@ private:
                 std::memcpy(&w, p, 8);
                 const std::uint64_t q = w ^ (ones * '"');
                 const std::uint64_t b = w ^ (ones * '\\');
-                const std::uint64_t found = (((q - ones) & ~q) | ((b - ones) & ~b) | ((w - ones * 0x20) & ~w)) & highs;
+                // Top bit of (w - 0x20) | w: below 0x20 (wrapped) or 0x80 and up.
+                const std::uint64_t found = (((q - ones) & ~q) | ((b - ones) & ~b) | (w - ones * 0x20) | w) & highs;
                 if (found != 0) return p + std::countr_zero(found) / 8;
                 p += 8;
             }
         }
-        while (p < e && !json_escape_table.needs[static_cast<unsigned char>(*p)]) ++p;
+        while (p < e && !json_string_stop_table.stop[static_cast<unsigned char>(*p)]) ++p;
         return p;
     }
 
+    // The length of the UTF-8 sequence at p (lead byte >= 0x80), or 0 when it
+    // is not one RFC 3629 allows: overlongs, surrogates, above U+10FFFF, cut short.
+    MCP_LOADTEST_ALWAYS_INLINE static std::size_t utf8_length(const char* p, const char* e) noexcept {
+        const auto* s = reinterpret_cast<const unsigned char*>(p);
+        const unsigned c = s[0];
+        const std::size_t n = utf8_lead_table.length[c];
+        if (n == 0 || static_cast<std::size_t>(e - p) < n) return 0;
+        if (static_cast<unsigned>(s[1] - utf8_lead_table.lo[c]) > static_cast<unsigned>(utf8_lead_table.hi[c] - utf8_lead_table.lo[c]))
+            return 0;
+        if (n >= 3 && (s[2] & 0xC0) != 0x80) return 0;
+        if (n == 4 && (s[3] & 0xC0) != 0x80) return 0;
+        return n;
+    }
+
+    // At a non-ASCII byte in a string: skips the run of multibyte characters.
+    // A bad sequence is noted in `fail` (if nothing was) and skipped a byte at a
+    // time; the scan goes on, as the structure around it is still sound. Kept
+    // out of line: ASCII strings never come here.
+    MCP_LOADTEST_NOINLINE static const char* skip_utf8(const char* p, const char* e, const char*& fail) noexcept {
+        do {
+            const std::size_t n = utf8_length(p, e);
+            if (n == 0 && !fail) fail = p;
+            p += n == 0 ? 1 : n;
+        } while (p < e && static_cast<unsigned char>(*p) >= 0x80);
+        return p;
+    }
+
+    static unsigned hex4(const char* p) noexcept {  // four hex digits, already checked
+        unsigned v = 0;
+        for (int i = 0; i < 4; ++i) {
+            const char c = p[i];
+            v = v * 16 + static_cast<unsigned>(c <= '9' ? c - '0' : (c | 0x20) - 'a' + 10);
+        }
+        return v;
+    }
+
+    // At a valid "\\uXXXX" escape of a surrogate (p at the backslash): skips
+    // it, and its low half when it is a high surrogate. An unpaired one is
+    // noted in `fail` (if nothing was), as nlohmann::json rejects it; the scan
+    // goes on.
+    MCP_LOADTEST_NOINLINE static const char* skip_surrogate_escape(const char* p, const char* e,
+                                                                   const char*& fail) noexcept {
+        if (hex4(p + 2) <= 0xDBFF && e - p >= 12 && p[6] == '\\' && p[7] == 'u' && is_hex(p[8]) && is_hex(p[9]) &&
+            is_hex(p[10]) && is_hex(p[11])) {
+            const unsigned low = hex4(p + 8);
+            if (low >= 0xDC00 && low <= 0xDFFF) return p + 12;
+        }
+        if (!fail) fail = p;
+        return p + 6;
+    }
+
     // On entry *p == '"'. Returns the position after the closing quote, or
-    // nullptr with `fail` set.
+    // nullptr with `fail` set. Bad text inside sets `fail` but is not fatal.
     MCP_LOADTEST_ALWAYS_INLINE static const char* skip_string(const char* p, const char* e,
                                                               const char*& fail) noexcept {
         ++p;
@@ -156,6 +272,10 @@ private:
             p = find_special(p, e);
             if (p >= e) break;
             if (*p == '"') return p + 1;
+            if (static_cast<unsigned char>(*p) >= 0x80) {
+                p = skip_utf8(p, e, fail);
+                continue;
+            }
             if (*p != '\\' || ++p >= e) break;  // a control character, or a trailing backslash
             switch (*p) {
                 case '"': case '\\': case '/': case 'b': case 'f': case 'n': case 'r': case 't':
@@ -163,7 +283,9 @@ private:
                     continue;
                 case 'u':
                     if (e - p < 5 || !is_hex(p[1]) || !is_hex(p[2]) || !is_hex(p[3]) || !is_hex(p[4])) break;
-                    p += 5;
+                    // D800..DFFF: 'd' then 8..f (every hex digit from '8' up is >= '8').
+                    if ((p[1] | 0x20) == 'd' && p[2] >= '8') p = skip_surrogate_escape(p - 1, e, fail);
+                    else p += 5;
                     continue;
                 default: break;
             }
@@ -212,6 +334,28 @@ private:
         p = skip_ws(p, e);
         if (p >= e || *p != ':') return fail = p, nullptr;
         return skip_ws(p + 1, e);
+    }
+
+    // A key written with escapes ("\\u0069d"), read as a parser reads it when
+    // it may be one of the names located here (ASCII, at most 7 characters);
+    // else the key as written, which matches none of them. Without this,
+    // {"id":5,"\\u0069d":"x"} would hide its second id from the scanner.
+    // Only keys that match no name as written and hold a backslash come here.
+    MCP_LOADTEST_NOINLINE static std::string_view unescape_name(std::string_view key, char (&out)[8]) noexcept {
+        std::size_t n = 0;
+        for (std::size_t i = 0; i < key.size(); ++i) {
+            char c = key[i];
+            if (c == '\\') {  // well-formed: the string was validated
+                if (key[i + 1] != 'u') return key;  // '"', '\\', '/' or a control: in no name
+                const unsigned v = hex4(key.data() + i + 2);
+                if (v >= 0x80) return key;
+                c = static_cast<char>(v);
+                i += 5;
+            }
+            if (n == 7) return key;
+            out[n++] = c;
+        }
+        return {out, n};
     }
 
     // Validates one value at p (whitespace already skipped) whose container
@@ -264,15 +408,55 @@ private:
         }
     }
 
+    // The top-level members the envelope is read from, one bit each.
+    static constexpr unsigned m_id = 1, m_error = 2, m_result = 4, m_method = 8, m_params = 16, m_jsonrpc = 32;
+
+    MCP_LOADTEST_ALWAYS_INLINE static unsigned member_of(std::string_view key) noexcept {
+        switch (key.size()) {
+            case 2: return is(key, "id") ? m_id : 0;
+            case 5: return is(key, "error") ? m_error : 0;
+            case 6: return is(key, "result") ? m_result : is(key, "method") ? m_method : is(key, "params") ? m_params : 0;
+            case 7: return is(key, "jsonrpc") ? m_jsonrpc : 0;
+            default: return 0;
+        }
+    }
+
+    static const char* member_name(unsigned m) noexcept {
+        switch (m) {
+            case m_id: return "id";
+            case m_error: return "error";
+            case m_result: return "result";
+            case m_method: return "method";
+            case m_params: return "params";
+            default: return "jsonrpc";
+        }
+    }
+
+    static void note_duplicate(envelope& env, const char* name, const char* key, const char* begin) noexcept {
+        if (env.duplicate) return;
+        env.duplicate = name;
+        env.duplicate_offset = static_cast<std::uint32_t>(key - 1 - begin);  // at its opening quote
+    }
+
     // The "result" object: its members, noting whether "isError" is the literal true.
-    static const char* result_object(const char* p, const char* e, bool& is_error, const char*& fail) noexcept {
+    static const char* result_object(const char* p, const char* e, const char* begin, envelope& env,
+                                     const char*& fail) noexcept {
         p = skip_ws(p + 1, e);
         if (p < e && *p == '}') return p + 1;
         std::string_view key;
+        bool seen_is_error = false;
+        char unescaped[8];
         for (;;) {
             if (!(p = skip_key(p, e, key, fail))) return nullptr;
-            if (is(key, "isError") && static_cast<std::size_t>(e - p) >= 4 && std::memcmp(p, "true", 4) == 0) {
-                is_error = true;
+            bool is_error_key = is(key, "isError");
+            if (!is_error_key && key.size() >= 12 && std::memchr(key.data(), '\\', key.size()))  // "\\u0069sError"
+                is_error_key = is(unescape_name(key, unescaped), "isError");
+            if (is_error_key) {
+                if (seen_is_error) note_duplicate(env, "result.isError", key.data(), begin);
+                seen_is_error = true;
+            }
+            if (is_error_key && static_cast<std::size_t>(e - p) >= 4 && std::memcmp(p, "true", 4) == 0) {
+                env.result_is_error_flagged = true;
                 p += 4;
             } else if (!(p = skip_value(p, e, 1, fail))) {
                 return nullptr;
@@ -309,35 +493,45 @@ private:
         p = skip_ws(p + 1, e);
         if (p < e && *p == '}') return p + 1;
         std::string_view key;
+        unsigned seen = 0;  // the members met so far, one bit each
+        char unescaped[8];
         for (;;) {
             if (!(p = skip_key(p, e, key, fail))) return nullptr;
+            unsigned m = member_of(key);
+            if (m == 0 && key.size() >= 7 && std::memchr(key.data(), '\\', key.size()))  // "\\u0069d"
+                m = member_of(unescape_name(key, unescaped));
+            const bool again = (seen & m) != 0;  // the first one is kept; the message is flagged
+            if (again) note_duplicate(env, member_name(m), key.data(), begin);
+            seen |= m;
             const char* vb = p;
-            if (is(key, "result") && p < e && *p == '{') {
+            if (m == m_result && p < e && *p == '{') {
                 env.result_is_object = true;
-                if (!(p = result_object(p, e, env.result_is_error_flagged, fail))) return nullptr;
+                if (!(p = result_object(p, e, begin, env, fail))) return nullptr;
             } else if (!(p = skip_value(p, e, 1, fail))) {
                 return nullptr;
             }
             const span v = make_span(vb, p);
-            switch (key.size()) {
-                case 2:
-                    if (is(key, "id")) {
-                        env.id = v;
-                        if (*vb >= '0' && *vb <= '9') env.id_is_integer = parse_id(vb, p, env.id_value);
-                    }
+            switch (m) {
+                case m_id:
+                    if (!again) env.id = v;
+                    // With two ids, the first integer one: a call it may name is failed.
+                    if (!env.id_is_integer && *vb >= '0' && *vb <= '9')
+                        env.id_is_integer = parse_id(vb, p, env.id_value);
                     break;
-                case 5:
-                    if (is(key, "error")) env.error = v;
+                case m_error:
+                    if (!again) env.error = v;
                     break;
-                case 6:
-                    if (is(key, "result")) env.result = v;
-                    else if (is(key, "method")) {
-                        if (*vb == '"') env.method = make_span(vb + 1, p - 1);
-                    } else if (is(key, "params")) env.params = v;
+                case m_result:
+                    if (!again) env.result = v;
                     break;
-                case 7:
-                    if (is(key, "jsonrpc"))
-                        env.jsonrpc_20 = is(std::string_view(vb, static_cast<std::size_t>(p - vb)), "\"2.0\"");
+                case m_method:
+                    if (!again && *vb == '"') env.method = make_span(vb + 1, p - 1);
+                    break;
+                case m_params:
+                    if (!again) env.params = v;
+                    break;
+                case m_jsonrpc:
+                    if (!again) env.jsonrpc_20 = is(std::string_view(vb, static_cast<std::size_t>(p - vb)), "\"2.0\"");
                     break;
                 default: break;
             }

@@ -5,6 +5,7 @@
 // buffered whole).
 #pragma once
 
+#include <mcp_loadtest/detail/send_queue.hpp>
 #include <mcp_loadtest/detail/transport.hpp>
 
 #include <algorithm>
@@ -19,10 +20,12 @@ namespace mcp_loadtest::detail {
 class line_transport : public transport {
 public:
     void send(std::string_view line, const outgoing&) override { write(line); }
+    [[nodiscard]] std::string send_stall_hint() const override { return queue_.stall_hint("server"); }
 
 protected:
-    line_transport(asio::any_io_executor ex, std::size_t max_message_size)
-        : ex_(std::move(ex)), read_end_(ex_), write_end_(ex_), max_message_size_(max_message_size) {}
+    line_transport(asio::any_io_executor ex, std::size_t max_message_size, std::size_t max_send_queue)
+        : ex_(std::move(ex)), read_end_(ex_), write_end_(ex_), max_message_size_(max_message_size),
+          queue_(max_send_queue) {}
 
     // A bidirectional descriptor (socket) is used for both directions.
     void start_io(int read_fd, int write_fd) {
@@ -36,10 +39,20 @@ protected:
 
     void write(std::string_view bytes) {
         if (write_broken_ || !writer().is_open()) return;
-        outbox_.append(bytes.data(), bytes.size());
+        queue_.outbox().append(bytes.data(), bytes.size());
+        if (queue_.over_limit()) {
+            // The server answers nothing we write: stop growing, end the session.
+            // Ended from the loop, not inside the caller's send.
+            write_broken_ = true;
+            asio::post(ex_, [self = shared_from_this(), message = queue_.overflow_message(describe(), "max_send_queue")] {
+                static_cast<line_transport&>(*self).report_down(outcome::hang, message);
+            });
+            queue_.discard();
+            return;
+        }
         // While a batch of replies is being dispatched, the requests their
         // callers send next are gathered and written once, after the batch.
-        if (!write_in_flight_ && !corked_) flush();
+        if (!queue_.writing() && !corked_) flush();
     }
 
     /// Half-closes the write direction (stdio: the server sees EOF on stdin).
@@ -68,25 +81,21 @@ protected:
 
 private:
     void flush() {
-        writing_.swap(outbox_);
-        outbox_.clear();
-        write_in_flight_ = true;
-        asio::async_write(writer(), asio::buffer(writing_),
+        asio::async_write(writer(), asio::buffer(queue_.begin_write()),
                           [self = std::static_pointer_cast<line_transport>(shared_from_this())](
                               const asio::error_code& ec, std::size_t n) { self->on_written(ec, n); });
     }
 
     void on_written(const asio::error_code& ec, std::size_t n) {
-        write_in_flight_ = false;
+        queue_.end_write();
         if (stats_) stats_->bytes_written += n;
-        writing_.clear();
         if (ec) {
             write_broken_ = true;
-            outbox_.clear();
+            queue_.discard();
             if (ec != asio::error::operation_aborted && !io_closed_) on_write_error(ec);
             return;
         }
-        if (!outbox_.empty() && writer().is_open()) flush();
+        if (queue_.has_queued() && !write_broken_ && writer().is_open()) flush();
     }
 
     void start_read() {
@@ -123,7 +132,7 @@ private:
             process_buffer();
         }
         if (io_closed_ || !events_) return;
-        if (!outbox_.empty() && !write_in_flight_ && !write_broken_ && writer().is_open()) flush();
+        if (queue_.has_queued() && !queue_.writing() && !write_broken_ && writer().is_open()) flush();
         if (ec) {
             if (ec == asio::error::operation_aborted) return;
             // EOF (or a read error): a final unterminated line still counts.
@@ -146,14 +155,16 @@ private:
             if (discarding_) {
                 auto* nl = static_cast<char*>(std::memchr(base + read_begin_, '\n', read_end_pos_ - read_begin_));
                 if (!nl) {
+                    keep_oversized_tail(std::string_view(base + read_begin_, read_end_pos_ - read_begin_));
                     discarded_ += read_end_pos_ - read_begin_;
                     read_begin_ = read_end_pos_ = scan_from_ = 0;
                     return;
                 }
+                keep_oversized_tail(std::string_view(base + read_begin_, static_cast<std::size_t>(nl - (base + read_begin_))));
                 discarded_ += static_cast<std::size_t>(nl - (base + read_begin_));
                 read_begin_ = scan_from_ = static_cast<std::size_t>(nl - base) + 1;
                 discarding_ = false;
-                events_->on_oversized(oversized_prefix_, discarded_, true);
+                events_->on_oversized(oversized_prefix_, discarded_, true, oversized_tail_);
                 continue;
             }
             auto* nl = static_cast<char*>(std::memchr(base + scan_from_, '\n', read_end_pos_ - scan_from_));
@@ -167,7 +178,8 @@ private:
             read_begin_ = scan_from_ = line_end + 1;
             if (line.size() > max) {
                 oversized_prefix_.assign(line.substr(0, 4096));
-                events_->on_oversized(oversized_prefix_, line.size(), true);
+                oversized_tail_.assign(line.substr(line.size() - std::min<std::size_t>(line.size(), tail_kept)));
+                events_->on_oversized(oversized_prefix_, line.size(), true, oversized_tail_);
                 continue;
             }
             deliver(line);
@@ -187,6 +199,8 @@ private:
         oversized_prefix_.assign(read_buffer_.data() + read_begin_,
                                  std::min<std::size_t>(4096, read_end_pos_ - read_begin_));
         discarded_ = read_end_pos_ - read_begin_;
+        oversized_tail_.clear();
+        keep_oversized_tail(std::string_view(read_buffer_.data() + read_begin_, discarded_));
         discarding_ = true;
         read_begin_ = read_end_pos_ = scan_from_ = 0;
         if (read_buffer_.size() > 256 * 1024) {
@@ -194,20 +208,32 @@ private:
             read_buffer_.shrink_to_fit();
         }
         // Do not make the caller wait for the end of the line.
-        events_->on_oversized(oversized_prefix_, discarded_, false);
+        events_->on_oversized(oversized_prefix_, discarded_, false, {});
     }
+
+    // The last tail_kept bytes of the line being skipped.
+    void keep_oversized_tail(std::string_view more) {
+        if (more.size() >= tail_kept) {
+            oversized_tail_.assign(more.substr(more.size() - tail_kept));
+            return;
+        }
+        const std::size_t total = oversized_tail_.size() + more.size();
+        if (total > tail_kept) oversized_tail_.erase(0, total - tail_kept);
+        oversized_tail_.append(more);
+    }
+    static constexpr std::size_t tail_kept = 1024;
 
     asio::posix::stream_descriptor read_end_, write_end_;
     std::size_t max_message_size_;
 
-    std::string outbox_, writing_;
-    bool write_in_flight_ = false, write_broken_ = false, corked_ = false, io_closed_ = false;
+    send_queue queue_;
+    bool write_broken_ = false, corked_ = false, io_closed_ = false;
 
     std::vector<char> read_buffer_;
     std::size_t read_begin_ = 0, read_end_pos_ = 0, scan_from_ = 0;
     bool discarding_ = false;
     std::size_t discarded_ = 0;
-    std::string oversized_prefix_;
+    std::string oversized_prefix_, oversized_tail_;
 };
 
 }  // namespace mcp_loadtest::detail

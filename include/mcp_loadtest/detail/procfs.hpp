@@ -10,8 +10,10 @@
 #include <dirent.h>
 #include <fcntl.h>
 #include <optional>
+#include <string>
 #include <sys/types.h>
 #include <unistd.h>
+#include <vector>
 
 namespace mcp_loadtest::detail {
 
@@ -78,21 +80,16 @@ inline std::optional<std::uint32_t> count_open_fds(pid_t pid) noexcept {
     return n;
 }
 
-/// Reads /proc/<pid>/stat and /proc/<pid>/fd. nullopt when the process is
-/// gone, is a zombie, or cannot be read.
-///
-/// RSS and the thread count come from stat's `rss` and `num_threads` fields:
-/// the same kernel counters as VmRSS and Threads in /proc/<pid>/status (and
-/// statm's resident), read with one small file instead of two.
-inline std::optional<proc_reading> read_proc(pid_t pid) noexcept {
-    if (pid <= 0) return std::nullopt;
+/// Fields 3..24 of /proc/<pid>/stat (1-based, see proc(5)) into field[3..24],
+/// the state (field 3) as a char. False if the process is gone or unreadable.
+inline bool read_stat_fields(pid_t pid, long long (&field)[25], char& state) noexcept {
+    if (pid <= 0) return false;
     char path[64];
     std::snprintf(path, sizeof path, "/proc/%d/stat", static_cast<int>(pid));
     char buf[1024];  // stat is one line of ~52 numbers; comm is at most 16 bytes
     const ssize_t len = read_small_file(path, buf, sizeof buf - 1);
-    if (len <= 0) return std::nullopt;
+    if (len <= 0) return false;
     buf[len] = '\0';
-
     // "pid (comm) state ppid ..."; comm may contain spaces and ')', so look for the last one.
     char* p = nullptr;
     for (ssize_t i = len - 1; i >= 0; --i) {
@@ -101,19 +98,102 @@ inline std::optional<proc_reading> read_proc(pid_t pid) noexcept {
             break;
         }
     }
-    if (!p || p[0] != ' ' || p[1] == '\0') return std::nullopt;
-    const char state = p[1];
-    if (state == 'Z' || state == 'X' || state == 'x') return std::nullopt;  // dead: nothing left to measure
+    if (!p || p[0] != ' ' || p[1] == '\0') return false;
+    state = p[1];
     p += 2;
-
-    // Fields 4..24 (1-based, see proc(5)): utime 14, stime 15, num_threads 20, starttime 22, rss 24.
-    long long field[25] = {};
     for (int i = 4; i <= 24; ++i) {
         char* end = nullptr;
         field[i] = std::strtoll(p, &end, 10);
-        if (end == p) return std::nullopt;
+        if (end == p) return false;
         p = end;
     }
+    return true;
+}
+
+/// Where a process sits in the process tree, and when it started (which tells
+/// it from a later process that reuses its pid).
+struct proc_identity {
+    pid_t parent = 0;
+    pid_t process_group = 0;
+    pid_t session = 0;
+    char state = '?';  ///< R, S, D, T, Z (zombie), ...
+    std::uint64_t start_ticks = 0;
+};
+
+/// nullopt when the process is gone or unreadable (a zombie is returned, state 'Z').
+inline std::optional<proc_identity> read_proc_identity(pid_t pid) noexcept {
+    long long field[25] = {};
+    char state = '?';
+    if (!read_stat_fields(pid, field, state)) return std::nullopt;
+    proc_identity id;
+    id.parent = static_cast<pid_t>(field[4]);
+    id.process_group = static_cast<pid_t>(field[5]);
+    id.session = static_cast<pid_t>(field[6]);
+    id.state = state;
+    id.start_ticks = field[22] > 0 ? static_cast<std::uint64_t>(field[22]) : 0u;
+    return id;
+}
+
+/// The children of `pid`: from /proc/<pid>/task/<tid>/children (one file per
+/// thread; cheap), or, on kernels without those files (CONFIG_PROC_CHILDREN),
+/// by reading every process's parent. Empty when the process is gone.
+inline std::vector<pid_t> children_of(pid_t pid) {
+    std::vector<pid_t> out;
+    if (pid <= 0) return out;
+    const auto parse_pid = [](const char* name) -> pid_t {
+        char* end = nullptr;
+        const long v = std::strtol(name, &end, 10);
+        return end != name && *end == '\0' && v > 0 ? static_cast<pid_t>(v) : 0;
+    };
+    char path[96];
+    std::snprintf(path, sizeof path, "/proc/%d/task", static_cast<int>(pid));
+    DIR* tasks = ::opendir(path);
+    if (!tasks) return out;
+    bool have_children_files = true;
+    while (const dirent* t = ::readdir(tasks)) {
+        if (!parse_pid(t->d_name)) continue;
+        std::snprintf(path, sizeof path, "/proc/%d/task/%s/children", static_cast<int>(pid), t->d_name);
+        char buf[4096];
+        const ssize_t len = read_small_file(path, buf, sizeof buf - 1);
+        if (len < 0) {
+            if (errno == ENOENT) have_children_files = false;  // no such file, or the thread just ended
+            continue;
+        }
+        buf[len] = '\0';
+        for (char* p = buf;;) {
+            char* end = nullptr;
+            const long v = std::strtol(p, &end, 10);
+            if (end == p) break;
+            if (v > 0) out.push_back(static_cast<pid_t>(v));
+            p = end;
+        }
+    }
+    ::closedir(tasks);
+    if (have_children_files) return out;
+    out.clear();
+    DIR* all = ::opendir("/proc");
+    if (!all) return out;
+    while (const dirent* e = ::readdir(all)) {
+        const pid_t p = parse_pid(e->d_name);
+        if (!p) continue;
+        if (const auto id = read_proc_identity(p); id && id->parent == pid) out.push_back(p);
+    }
+    ::closedir(all);
+    return out;
+}
+
+/// Reads /proc/<pid>/stat and /proc/<pid>/fd. nullopt when the process is
+/// gone, is a zombie, or cannot be read.
+///
+/// RSS and the thread count come from stat's `rss` and `num_threads` fields:
+/// the same kernel counters as VmRSS and Threads in /proc/<pid>/status (and
+/// statm's resident), read with one small file instead of two.
+inline std::optional<proc_reading> read_proc(pid_t pid) noexcept {
+    // Fields used (1-based, see proc(5)): utime 14, stime 15, num_threads 20, starttime 22, rss 24.
+    long long field[25] = {};
+    char state = '?';
+    if (!read_stat_fields(pid, field, state)) return std::nullopt;
+    if (state == 'Z' || state == 'X' || state == 'x') return std::nullopt;  // dead: nothing left to measure
     const auto non_negative = [](long long v) { return v > 0 ? static_cast<std::uint64_t>(v) : 0u; };
 
     proc_reading r;

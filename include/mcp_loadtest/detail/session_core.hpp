@@ -17,6 +17,7 @@
 #include <mcp_loadtest/detail/loop_registry.hpp>
 #include <mcp_loadtest/detail/stdio_transport.hpp>
 #include <mcp_loadtest/detail/transport.hpp>
+#include <mcp_loadtest/detail/wire_text.hpp>
 #include <mcp_loadtest/session_info.hpp>
 
 #include <algorithm>
@@ -467,9 +468,12 @@ private:
                         "while it is stuck; lazy initialisation on the first call is a common cause.";
         } else {
             r.outcome = outcome::hang;
-            r.message = "no reply to " + r.describe_call() + " within " + ms(p.timeout) +
-                        " ms. Hint: raise call_options.timeout if the tool is legitimately slow; "
-                        "set call_options.grace to tell a slow server from a deadlocked one.";
+            r.message = "no reply to " + r.describe_call() + " within " + ms(p.timeout) + " ms.";
+            std::string stalled = wire_->send_stall_hint();
+            if (!stalled.empty()) r.message += stalled;
+            else
+                r.message += " Hint: raise call_options.timeout if the tool is legitimately slow; "
+                             "set call_options.grace to tell a slow server from a deadlocked one.";
         }
         if (p.cancel_on_timeout) send_cancelled(id, "timed out after " + ms(clock::now() - p.sent_at) + " ms");
         wire_->forget(id);
@@ -498,11 +502,13 @@ private:
 
     // ---- transport events ------------------------------------------------
 
-    void on_oversized(std::string_view prefix, std::size_t size, bool complete) override {
+    void on_oversized(std::string_view prefix, std::size_t size, bool complete, std::string_view tail) override {
         if (complete) record_violation(protocol_violation::kind::oversized_message, prefix, size);
         const envelope env = envelope_scanner::scan(prefix);
-        if (!env.id_is_integer || env.method.present()) return;
-        auto it = pending_.find(env.id_value);
+        if (env.method.present()) return;
+        std::uint64_t id = env.id_value;
+        if (!env.id_is_integer && !(complete && trailing_id(tail, id))) return;
+        auto it = pending_.find(id);
         if (it == pending_.end()) return;
         finish_pending(it, outcome::malformed,
                        "the reply was " + std::string(complete ? "" : "at least ") + std::to_string(size) +
@@ -510,6 +516,29 @@ private:
                            "Hint: raise the server description's max_message_size if replies this large "
                            "are intended.",
                        {}, {}, 0);
+    }
+
+    /// The id of a message whose last member is `"id":<integer>` (as the
+    /// TypeScript SDK writes replies): the final `}` then closes the top level.
+    static bool trailing_id(std::string_view tail, std::uint64_t& id) noexcept {
+        const auto is_ws = [](char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\n'; };
+        std::size_t end = tail.size();
+        while (end > 0 && is_ws(tail[end - 1])) --end;
+        if (end == 0 || tail[--end] != '}') return false;
+        while (end > 0 && is_ws(tail[end - 1])) --end;
+        std::size_t digits = end;
+        while (digits > 0 && tail[digits - 1] >= '0' && tail[digits - 1] <= '9') --digits;
+        if (digits == end || end - digits > 19) return false;
+        std::size_t p = digits;
+        while (p > 0 && is_ws(tail[p - 1])) --p;
+        if (p == 0 || tail[--p] != ':') return false;
+        while (p > 0 && is_ws(tail[p - 1])) --p;
+        if (p < 4 || tail.substr(p - 4, 4) != "\"id\"") return false;
+        if (p >= 5 && tail[p - 5] == '\\') return false;  // "\"id\"" inside a string
+        std::uint64_t v = 0;
+        for (std::size_t i = digits; i < end; ++i) v = v * 10 + static_cast<std::uint64_t>(tail[i] - '0');
+        id = v;
+        return true;
     }
 
     void on_violation(protocol_violation::kind k, std::string_view text, std::size_t size) override {
@@ -544,11 +573,7 @@ private:
         if (!env.valid) {
             if (env.is_object && env.id_is_integer && !env.method.present()) {
                 if (auto it = pending_.find(env.id_value); it != pending_.end()) {
-                    finish_pending(it, outcome::malformed,
-                                   "the reply is not valid JSON (syntax error at byte " +
-                                       std::to_string(env.error_offset) + " of " + std::to_string(line.size()) +
-                                       "): \"" + truncate_for_message(line, 200) + "\"",
-                                   {}, {}, 0);
+                    finish_pending(it, outcome::malformed, describe_invalid_reply(env, line), {}, {}, 0);
                     return;
                 }
             }
@@ -561,25 +586,29 @@ private:
                              line, line.size());
             return;
         }
+        if (env.duplicate) {
+            handle_duplicate_member(env, line);
+            return;
+        }
         if (env.method.present()) {
             if (env.id.present()) handle_server_request(env, line);
             else handle_notification(env, line);
             return;
         }
-        if (!env.id.present() || !env.id_is_integer) {
-            record_violation(protocol_violation::kind::not_jsonrpc, line, line.size());
-            return;
-        }
-        auto it = pending_.find(env.id_value);
+        auto it = env.id_is_integer ? pending_.find(env.id_value) : pending_.end();
         if (it == pending_.end()) {
-            if (auto late = expired_.find(env.id_value); late != expired_.end()) {
+            auto late = env.id_is_integer ? expired_.find(env.id_value) : expired_.end();
+            if (late != expired_.end()) {
                 ++stats_.late_replies;
                 if (late_replies_.size() < 10000)
                     late_replies_.push_back({env.id_value, late->second.method, late->second.tool,
                                              clock::now() - late->second.sent_at});
                 expired_.erase(late);
             } else {
-                record_violation(protocol_violation::kind::unknown_response, line, line.size());
+                // Classified by what it is, not by its id's type: ours are all non-negative integers.
+                record_violation(is_response(env, line) ? protocol_violation::kind::unknown_response
+                                                        : protocol_violation::kind::not_jsonrpc,
+                                 line, line.size());
             }
             return;
         }
@@ -623,6 +652,50 @@ private:
                                truncate_for_message(line, 200) + "\"",
                            line, {}, 0);
         }
+    }
+
+    /// Why a reply attributed to a call is not valid JSON, at which byte, and what to do.
+    static std::string describe_invalid_reply(const envelope& env, std::string_view line) {
+        std::string m = "the reply is not valid JSON (" + std::string(envelope_scanner::describe(env.failure)) +
+                        " at byte " + std::to_string(env.error_offset) + " of " + std::to_string(line.size()) + ")";
+        if (env.failure == scan_failure::syntax) return m + ": \"" + truncate_for_message(line, 200) + "\"";
+        // The bytes around it, escaped: as they are they would garble a report.
+        const std::size_t from = env.error_offset > 24 ? env.error_offset - 24 : 0;
+        m += " near " + excerpt(line.substr(from, 48), 48);
+        if (env.failure == scan_failure::invalid_utf8)
+            return m + ". JSON text must be UTF-8 (RFC 8259 §8.1): the server put bytes into a string without "
+                       "decoding them (a file, a process's output); it should decode them, replacing what is not UTF-8.";
+        return m + ". A \\uD800..\\uDBFF escape must be followed by a \\uDC00..\\uDFFF one: the server split a "
+                   "character between its halves, or escaped a lone surrogate (e.g. Python's surrogateescape).";
+    }
+
+    // A well-formed JSON-RPC response: "jsonrpc":"2.0", an id of a type JSON-RPC
+    // allows (string, number or null), and exactly one of result and error.
+    static bool is_response(const envelope& env, std::string_view line) noexcept {
+        if (!env.jsonrpc_20 || !env.id.present() || env.result.present() == env.error.present()) return false;
+        const char c = line[env.id.begin];
+        return c == '"' || c == '-' || (c >= '0' && c <= '9') || c == 'n';
+    }
+
+    /// A message with a member it is read by given twice. Parsers disagree on
+    /// which one counts (the scanner keeps the first, nlohmann::json the last),
+    /// so acting on it could complete a call with a reply meant for another, or
+    /// with the other of two results. It is recorded and never acted on; a call
+    /// it names (an integer id, first of two ids that is one) ends at once as
+    /// malformed: the server did answer that call, and a wait for the timeout
+    /// would only turn this into a misleading hang.
+    void handle_duplicate_member(const envelope& env, std::string_view line) {
+        record_violation(protocol_violation::kind::duplicate_member, line, line.size());
+        if (env.method.present() || !env.id_is_integer) return;  // a request's id is the server's, not ours
+        auto it = pending_.find(env.id_value);
+        if (it == pending_.end()) return;
+        finish_pending(it, outcome::malformed,
+                       "the reply has \"" + std::string(env.duplicate) + "\" twice (again at byte " +
+                           std::to_string(env.duplicate_offset) +
+                           "); JSON parsers disagree on which one counts, so it cannot complete the call: \"" +
+                           truncate_for_message(line, 200) +
+                           "\". The server builds or merges its JSON by hand; each member must appear once.",
+                       line, {}, 0);
     }
 
     void finish_pending(std::unordered_map<std::uint64_t, pending_call>::iterator it, outcome o,

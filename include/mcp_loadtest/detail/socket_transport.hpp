@@ -26,7 +26,7 @@ asio::awaitable<std::tuple<int, std::string>> await_connect(Start start) {
 class socket_transport final : public line_transport {
 public:
     socket_transport(asio::any_io_executor ex, socket_server server)
-        : line_transport(ex, server.limits.max_message_size), server_(std::move(server)) {}
+        : line_transport(ex, server.limits.max_message_size, server.limits.max_send_queue), server_(std::move(server)) {}
 
     ~socket_transport() override { abort_now(); }
 

@@ -41,7 +41,7 @@ inline std::string truncate_for_message(std::string_view s, std::size_t n = 512)
 class stdio_transport final : public line_transport {
 public:
     stdio_transport(asio::any_io_executor ex, stdio_server server)
-        : line_transport(ex, server.max_message_size),
+        : line_transport(ex, server.max_message_size, server.max_send_queue),
           server_(std::move(server)),
           stderr_(ex_),
           pidfd_(ex_),
@@ -65,6 +65,9 @@ public:
             co_return r;
         }
         closing_ = true;
+        // Helpers that left the server's group are found while the server lives:
+        // one that exits on its own at stdin EOF leaves no later chance.
+        if (!exited_) process_audit::note_descendants(pid_);
         close_write_end();
         if (exited_) {
             r.ended = shutdown_result::how::already_exited;

@@ -41,9 +41,10 @@ public:
     /// One framed message (a line, an HTTP body, an SSE event, a WS text
     /// message); `http_status` is the status of the HTTP response carrying it (else 0).
     virtual void on_message(std::string_view text, int http_status) = 0;
-    /// A message over max_message_size was discarded; `prefix` is its start.
-    /// `complete` is false while the rest is still being skipped.
-    virtual void on_oversized(std::string_view prefix, std::size_t size, bool complete) = 0;
+    /// A message over max_message_size was discarded; `prefix` is its start and,
+    /// once `complete`, `tail` its last bytes (the id may come last, as some
+    /// SDKs write it). `complete` is false while the rest is still being skipped.
+    virtual void on_oversized(std::string_view prefix, std::size_t size, bool complete, std::string_view tail) = 0;
     virtual void on_violation(protocol_violation::kind k, std::string_view text, std::size_t size) = 0;
     /// The exchange carrying request `id` failed (HTTP status, dropped
     /// connection, stream ended without its reply). Ignored if it already ended.
@@ -94,6 +95,9 @@ public:
     /// Extra context for a failure message (e.g. the server's stderr tail).
     [[nodiscard]] virtual std::string failure_hint() const { return {}; }
     [[nodiscard]] virtual std::string stderr_tail(std::size_t /*max*/) const { return {}; }
+    /// For hang messages: " The server has stopped reading: ..." when our
+    /// writes to it have made no progress for a while, else empty.
+    [[nodiscard]] virtual std::string send_stall_hint() const { return {}; }
     [[nodiscard]] virtual std::chrono::milliseconds startup_timeout() const = 0;
     /// The server's pid when this transport spawned it, else -1.
     [[nodiscard]] virtual pid_t pid() const noexcept { return -1; }

@@ -2,12 +2,16 @@
 // connection (one session). Pings are answered, fragments reassembled, the
 // close handshake honoured; a protocol error, an oversized frame (refused from
 // its header) or the connection dropping fails every call in flight.
+// Outgoing bytes are bounded (send_queue.hpp): pings are answered by one pong
+// for the most recent ping not yet answered (RFC 6455 §5.5.3 allows it), so a
+// ping flood from a server that never reads costs nothing.
 #pragma once
 
 #include <mcp_loadtest/any_server.hpp>
 #include <mcp_loadtest/detail/byte_stream.hpp>
 #include <mcp_loadtest/detail/http1.hpp>
 #include <mcp_loadtest/detail/net_connect.hpp>
+#include <mcp_loadtest/detail/send_queue.hpp>
 #include <mcp_loadtest/detail/socket_transport.hpp>
 #include <mcp_loadtest/detail/stdio_transport.hpp>
 #include <mcp_loadtest/detail/transport.hpp>
@@ -25,7 +29,8 @@ class websocket_transport final : public transport {
 public:
     websocket_transport(asio::any_io_executor ex, websocket_server server)
         : ex_(std::move(ex)), server_(std::move(server)), socket_(ex_), timer_(ex_),
-          decoder_(ws::decoder_limits{server_.limits.max_message_size, true}) {}
+          decoder_(ws::decoder_limits{server_.limits.max_message_size, true}),
+          queue_(server_.limits.max_send_queue) {}
 
     ~websocket_transport() override { abort_now(); }
 
@@ -153,9 +158,20 @@ public:
     void send(std::string_view line, const outgoing&) override {
         if (!open_ || closing_) return;
         while (!line.empty() && (line.back() == '\n' || line.back() == '\r')) line.remove_suffix(1);
-        ws::write_frame(outbox_, ws::opcode::text, line);
-        if (!write_in_flight_ && !corked_) flush();
+        ws::write_frame(queue_.outbox(), ws::opcode::text, line);
+        if (queue_.over_limit()) {
+            // Ended from the loop, not inside the caller's send.
+            closing_ = true;
+            asio::post(ex_, [s = self(), message = queue_.overflow_message(describe(), "limits.max_send_queue")] {
+                s->fail(outcome::hang, message);
+            });
+            queue_.discard();
+            return;
+        }
+        if (!queue_.writing() && !corked_) flush();
     }
+
+    [[nodiscard]] std::string send_stall_hint() const override { return queue_.stall_hint("server"); }
 
     asio::awaitable<shutdown_result> close() override {
         shutdown_result r;
@@ -163,8 +179,8 @@ public:
         const auto t0 = clock::now();
         if (open_ && !closing_) {
             closing_ = true;
-            ws::write_close(outbox_, 1000, "client closing");
-            if (!write_in_flight_) flush();
+            ws::write_close(queue_.outbox(), 1000, "client closing");
+            if (!queue_.writing()) flush();
             // Wait (bounded) for the server's close frame or EOF.
             timer_.expires_after(std::chrono::milliseconds(1000));
             asio::error_code ec;
@@ -194,20 +210,20 @@ private:
     }
 
     void flush() {
-        if (outbox_.empty() || !socket_.is_open()) return;
-        writing_.swap(outbox_);
-        outbox_.clear();
-        write_in_flight_ = true;
-        socket_.async_write(asio::buffer(writing_), [s = self()](const asio::error_code& ec, std::size_t n) {
-            s->write_in_flight_ = false;
+        if (pong_due_) {
+            pong_due_ = false;
+            ws::write_frame(queue_.outbox(), ws::opcode::pong, latest_ping_);
+        }
+        if (!queue_.has_queued() || !socket_.is_open()) return;
+        socket_.async_write(asio::buffer(queue_.begin_write()), [s = self()](const asio::error_code& ec, std::size_t n) {
+            s->queue_.end_write();
             if (s->stats_) s->stats_->bytes_written += n;
-            s->writing_.clear();
             if (ec) {
                 if (ec != asio::error::operation_aborted && s->open_)
                     s->fail(outcome::disconnected, "the WebSocket connection broke while sending (" + ec.message() + ")");
                 return;
             }
-            if (!s->outbox_.empty()) s->flush();
+            if (s->queue_.has_queued() || s->pong_due_) s->flush();
         });
     }
 
@@ -240,13 +256,17 @@ private:
                                           "a binary WebSocket message (MCP sends text frames)", m.payload.size());
                     break;
                 case ws::opcode::ping:
-                    if (!closing_) ws::write_frame(outbox_, ws::opcode::pong, m.payload);
+                    // Answered when the socket next takes a write: only the latest ping.
+                    if (!closing_) {
+                        latest_ping_.assign(m.payload);
+                        pong_due_ = true;
+                    }
                     break;
                 case ws::opcode::close:
                     close_received_ = true;
                     if (!closing_) {
                         closing_ = true;
-                        ws::write_close(outbox_, m.close_code == 1005 ? 1000 : m.close_code);
+                        ws::write_close(queue_.outbox(), m.close_code == 1005 ? 1000 : m.close_code);
                         peer_closed_ = "the server closed the WebSocket (code " + std::to_string(m.close_code) +
                                        (m.payload.empty() ? "" : ", \"" + truncate_for_message(m.payload, 200) + "\"") +
                                        ")";
@@ -257,7 +277,7 @@ private:
             }
         });
         corked_ = false;
-        if (!outbox_.empty() && !write_in_flight_) flush();
+        if ((queue_.has_queued() || pong_due_) && !queue_.writing()) flush();
         if (!ok) {
             const auto& e = decoder_.last_error();
             if (e.code == ws::errc::message_too_big && events_)
@@ -297,9 +317,10 @@ private:
     asio::steady_timer timer_;
     ws::frame_decoder decoder_;
     std::array<char, 16 * 1024> buffer_{};
-    std::string outbox_, writing_, peer_closed_;
+    send_queue queue_;
+    std::string latest_ping_, peer_closed_;
     bool open_ = false, closing_ = false, handshake_done_ = false, close_received_ = false;
-    bool write_in_flight_ = false, corked_ = false;
+    bool pong_due_ = false, corked_ = false;
 };
 
 }  // namespace mcp_loadtest::detail

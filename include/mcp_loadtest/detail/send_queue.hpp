@@ -1,0 +1,89 @@
+// The bytes a transport has yet to write, bounded. A server that stops
+// reading while it keeps us busy (pings to answer, requests to reply to, calls
+// a load test keeps sending) must not grow the client: past the limit the
+// transport ends with a message saying the server stopped reading. One write
+// is in flight at a time; its start is kept so a timeout can tell a server
+// that stopped reading from one that is merely slow.
+#pragma once
+
+#include <chrono>
+#include <cstddef>
+#include <cstdio>
+#include <string>
+#include <string_view>
+#include <utility>
+
+namespace mcp_loadtest::detail {
+
+/// "512 bytes", "3.2 KiB", "64.0 MiB": for messages.
+[[nodiscard]] inline std::string describe_bytes(std::size_t n) {
+    if (n < 1024) return std::to_string(n) + " bytes";
+    char text[32];
+    const double v = static_cast<double>(n);
+    if (n < 1024 * 1024) std::snprintf(text, sizeof text, "%.1f KiB", v / 1024);
+    else std::snprintf(text, sizeof text, "%.1f MiB", v / (1024.0 * 1024.0));
+    return text;
+}
+
+class send_queue {
+public:
+    using clock = std::chrono::steady_clock;
+
+    explicit send_queue(std::size_t limit) noexcept : limit_(limit) {}
+
+    /// Where the next bytes are appended (transports frame straight into it).
+    [[nodiscard]] std::string& outbox() noexcept { return outbox_; }
+    [[nodiscard]] bool has_queued() const noexcept { return !outbox_.empty(); }
+    [[nodiscard]] bool writing() const noexcept { return writing_now_; }
+    /// Queued plus being written.
+    [[nodiscard]] std::size_t waiting() const noexcept { return outbox_.size() + writing_.size(); }
+    /// More is waiting than the limit allows: the peer is not reading.
+    [[nodiscard]] bool over_limit() const noexcept { return waiting() > limit_; }
+
+    /// Moves the queued bytes to the write buffer; write them, then call end_write().
+    [[nodiscard]] const std::string& begin_write() {
+        writing_.swap(outbox_);
+        outbox_.clear();
+        writing_now_ = true;
+        write_started_ = clock::now();
+        return writing_;
+    }
+    void end_write() noexcept {
+        writing_.clear();
+        writing_now_ = false;
+    }
+    /// Drops everything (the connection is gone).
+    void discard() noexcept {
+        outbox_.clear();
+        if (!writing_now_) writing_.clear();
+    }
+
+    /// " The server has stopped reading: ..." when a write has waited at least
+    /// `after`, else empty. Appended to hang messages.
+    [[nodiscard]] std::string stall_hint(std::string_view who, std::chrono::milliseconds after =
+                                                                    std::chrono::milliseconds(500)) const {
+        if (!writing_now_) return {};
+        const auto waited = std::chrono::duration_cast<std::chrono::milliseconds>(clock::now() - write_started_);
+        if (waited < after) return {};
+        return " The " + std::string(who) + " has stopped reading: a write to it has made no progress for " +
+               std::to_string(waited.count()) + " ms, with " + describe_bytes(waiting()) +
+               " waiting to be sent. It is stuck, or busy writing without reading its input.";
+    }
+
+    /// The ending when over_limit(): says who stopped reading and what to do.
+    [[nodiscard]] std::string overflow_message(std::string_view who, std::string_view limit_name) const {
+        return "the " + std::string(who) + " stopped reading: " + std::to_string(waiting()) +
+               " bytes are waiting to be sent to it, more than " + std::string(limit_name) + " (" +
+               describe_bytes(limit_) + ") allows. It is stuck, or writes (pings, requests, floods of output) without reading its input; "
+               "no call can complete. Hint: raise " + std::string(limit_name) +
+               " only if the server legitimately reads this slowly.";
+    }
+
+private:
+    std::string outbox_, writing_;
+    std::size_t limit_;
+    bool writing_now_ = false;
+    clock::time_point write_started_{};
+};
+
+}  // namespace mcp_loadtest::detail
