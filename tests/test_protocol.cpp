@@ -298,6 +298,16 @@ TEST_CASE("call_result: a payload the parser rejects throws result_unavailable, 
     CHECK_THROWS_WITH_AS((void)odd.text(), doctest::Contains("content[0].text"), mlt::result_unavailable);
 }
 
+TEST_CASE("messages: server text is cut on character boundaries and bytes that are not UTF-8 are escaped") {
+    using mcp_loadtest::detail::truncate_for_message;
+    CHECK(truncate_for_message("plain\tline\r\n") == "plain\tline  ");
+    CHECK(truncate_for_message("caf\xc3\xa9 \xe6\x97\xa5") == "caf\xc3\xa9 \xe6\x97\xa5");   // kept as written
+    CHECK(truncate_for_message("a\xff" "b\xc3(") == "a\\xffb\\xc3(");                     // not UTF-8: escaped
+    CHECK(truncate_for_message("\xed\xa0\x80") == "\\xed\\xa0\\x80");                     // a surrogate is not UTF-8
+    CHECK(truncate_for_message("ab\xe6\x97\xa5", 3) == "ab...");                             // never half a character
+    CHECK(truncate_for_message("abcdef", 3) == "abc...");
+}
+
 TEST_CASE("scanner: a member the envelope is read from, given twice, is reported with its offset") {
     const std::string once = R"({"jsonrpc":"2.0","id":5,"result":{"isError":false,"content":[{"id":1,"id":2}]}})";
     CHECK(envelope_scanner::scan(once).duplicate == nullptr);  // nested members are the payload's business
