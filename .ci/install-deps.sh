@@ -9,7 +9,8 @@ sudo=""
 
 packages=(g++ cmake ninja-build meson pkg-config python3
           libasio-dev nlohmann-json3-dev doctest-dev catch2 libssl-dev openssl
-          wrk)  # wrk: the baseline of bench/bench_http.cpp
+          wrk  # wrk: the baseline of bench/bench_http.cpp
+          clang-16 libclang-rt-16-dev)  # libFuzzer and the sanitizers for .ci/fuzz.sh
 command -v npm >/dev/null 2>&1 || packages+=(nodejs npm)
 
 $sudo apt-get update -qq

@@ -3,6 +3,7 @@
 // encodings (including bytes derived by hand from the format).
 #include <doctest/doctest.h>
 #include <mcp_loadtest/histogram.hpp>
+#include <mcp_loadtest/load_report.hpp>
 
 #include <algorithm>
 #include <array>
@@ -607,4 +608,199 @@ TEST_CASE("HdrHistogram V2: malformed input is rejected with a reason") {
     CHECK_THROWS_WITH_AS((void)mlt::from_hdr_base64("HIST*AAA"), doctest::Contains("invalid base64"),
                          std::invalid_argument);
     CHECK_THROWS_AS((void)mlt::from_hdr_base64("HISTE"), std::invalid_argument);
+}
+
+// ---- found by fuzzing (issue 15) ------------------------------------------------------------
+
+namespace {
+
+// An uncompressed V2 encoding of `payload` (ZigZag LEB128 values, as put_zigzag writes them).
+std::vector<std::uint8_t> hdr_raw(const std::vector<std::int64_t>& values) {
+    std::vector<std::uint8_t> out = mlt::encode_hdr_v2(H{}, mlt::hdr_encoding::uncompressed);
+    out.resize(40);
+    for (const std::int64_t value : values) {
+        std::uint64_t v = (static_cast<std::uint64_t>(value) << 1) ^ static_cast<std::uint64_t>(value >> 63);
+        for (; v >= 0x80; v >>= 7) out.push_back(static_cast<std::uint8_t>((v & 0x7f) | 0x80));
+        out.push_back(static_cast<std::uint8_t>(v));
+    }
+    const std::size_t n = out.size() - 40;
+    for (int k = 0; k < 4; ++k) out[4 + static_cast<std::size_t>(k)] = static_cast<std::uint8_t>(n >> (24 - 8 * k));
+    return out;
+}
+
+}  // namespace
+
+TEST_CASE("HdrHistogram V2: counts above the top trackable bucket fold into it, as record() does") {
+    // HdrHistogram's counts array runs past 1 hour (to the end of its last bucket): a Java
+    // histogram can hold values up to ~4295 s there. They decoded, then encode_hdr_v2 dropped
+    // them (109 counts became 108). Now they land in the top bucket and count as saturated(),
+    // exactly like recording a value above an hour.
+    const std::size_t top = H::index_of_us(H::highest_trackable_us);
+    const std::size_t above = top + 5;
+    REQUIRE(above < H::counts_len);
+    const auto bytes = hdr_raw({-1000, 108, -static_cast<std::int64_t>(above - 1001), 1});
+    const H h = mlt::decode_hdr_v2(bytes);
+    CHECK(h.count() == 109);
+    CHECK(h.count_at_index(1000) == 108);
+    CHECK(h.count_at_index(top) == 1);
+    CHECK(h.count_at_index(above) == 0);
+    CHECK(h.saturated() == 1);
+    CHECK(h.max() == nanoseconds{static_cast<std::int64_t>(H::highest_equivalent_us(above) * 1000)});
+    CHECK(h.max() > 1h);
+    CHECK(mlt::json(h).get<H>() == h);  // self-consistent, as record() would have left it
+
+    const H back = mlt::decode_hdr_v2(mlt::encode_hdr_v2(h));
+    CHECK(back.count() == 109);
+    CHECK(same_buckets(back, h));
+    CHECK(mlt::encode_hdr_v2(back) == mlt::encode_hdr_v2(h));  // stable from here on
+
+    // The same, recorded: a value above an hour is clamped into the top bucket.
+    H recorded;
+    recorded.record_n(1000us, 108);
+    recorded.record(us(H::lowest_equivalent_us(above)));
+    CHECK(same_buckets(recorded, h));
+    CHECK(recorded.saturated() == h.saturated());
+}
+
+namespace {
+
+mlt::load_report sample_report() {
+    mlt::load_report r;
+    r.run_id = "r1";
+    r.started_at = "2026-11-23T14:00:00Z";
+    r.duration_s = 2.5;
+    r.workload = "open";
+    r.server = "python3 echo_server.py";
+    r.transport = "stdio";
+    for (int i = 0; i < 100; ++i) {
+        r.overall.outcomes.add(mlt::outcome::ok);
+        r.overall.histogram.record(us(100 + static_cast<std::uint64_t>(i)));
+    }
+    r.overall.finalize();
+    r.per_tool["echo"] = r.overall;
+    r.per_method["tools/call"] = r.overall;
+    for (int i = 0; i < 3; ++i)
+        r.timeline.push_back({.at_s = static_cast<double>(i), .completed = 33, .errors = 0, .in_flight = 1});
+    mlt::stage_report stage;
+    stage.name = "ramp";
+    stage.target = 50;
+    stage.duration_s = 2.5;
+    stage.stats = r.overall;
+    r.stages.push_back(stage);
+    r.breaking_stage = 0;
+    mlt::server_process_report p;
+    p.pid = 4242;
+    p.stats.peak_rss_mb = 12.5;
+    p.stats.peak_fds = 9;
+    p.stats.samples = 2;
+    p.samples.push_back({.at = 1ms, .pid = 4242, .rss_mb = 12.5, .cpu_pct = 3, .open_fds = 9, .threads = 2});
+    mlt::leak_analysis leak;
+    leak.resource = "rss_mb";
+    leak.verdict = mlt::leak_verdict::no_leak;
+    leak.fit.points = 2;
+    p.leaks.push_back(leak);
+    r.processes.push_back(p);
+    r.violations.push_back({"p99", "<= 1 ns", "0.2 ms", "too slow"});
+    r.passed = false;
+    return r;
+}
+
+std::string report_rejection(const mlt::json& j) {
+    try {
+        (void)j.get<mlt::load_report>();
+    } catch (const std::invalid_argument& e) {
+        return e.what();
+    } catch (const std::exception& e) {
+        return std::string("wrong exception type: ") + e.what();
+    }
+    return "(accepted)";
+}
+
+}  // namespace
+
+TEST_CASE("report JSON: every number is range-checked and a bad one is named by its path") {
+    // Integer fields went through nlohmann's unchecked double -> uint64_t conversion: 1e300 was
+    // undefined behaviour (UBSan float-cast-overflow) and -1 became 18446744073709551615.
+    const mlt::json good = sample_report();
+    REQUIRE(report_rejection(good) == "(accepted)");
+    CHECK(mlt::json(good.get<mlt::load_report>()) == good);
+
+    const auto with = [&](const mlt::json::json_pointer& at, const mlt::json& value) {
+        mlt::json j = good;
+        j[at] = value;
+        return report_rejection(j);
+    };
+    using ptr = mlt::json::json_pointer;
+    CHECK(with(ptr("/per_tool/echo/outcomes/ok"), -1) ==
+          "report.per_tool[\"echo\"].outcomes.ok: -1 is not a non-negative integer");
+    CHECK(with(ptr("/iterations_started"), 1e300) ==
+          "report.iterations_started: 1e+300 is not a non-negative integer");
+    CHECK(with(ptr("/dropped"), 2.5) == "report.dropped: 2.5 is not a non-negative integer");
+    CHECK(with(ptr("/timeline/2/completed"), -3) ==
+          "report.timeline[2].completed: -3 is not a non-negative integer");
+    CHECK(with(ptr("/processes/0/stats/peak_fds"), 5'000'000'000LL) ==
+          "report.processes[0].stats.peak_fds: 5000000000 is not an integer from 0 to 4294967295");
+    CHECK(with(ptr("/processes/0/samples/0/pid"), -7) ==
+          "report.processes[0].samples[0].pid: -7 is not an integer from 0 to 2147483647");
+    CHECK(with(ptr("/processes/0/leaks/0/fit/points"), -1) ==
+          "report.processes[0].leaks[0].fit.points: -1 is not a non-negative integer");
+    CHECK(with(ptr("/duration_s"), -1.5) == "report.duration_s: -1.5 is not a non-negative number");
+    CHECK(with(ptr("/stages/0/dropped"), -1) == "report.stages[0].dropped: -1 is not a non-negative integer");
+    CHECK(with(ptr("/breaking_stage"), 1) == "report.breaking_stage: 1 is not the index of a stage (0 to 0)");
+    CHECK(with(ptr("/generator/late_sends"), 1e20) ==
+          "report.generator.late_sends: 1e+20 is not a non-negative integer");
+    CHECK(with(ptr("/run_id"), 5) == "report.run_id: 5 is not a string");
+    CHECK(with(ptr("/passed"), "yes") == "report.passed: \"yes\" is not a boolean");
+    CHECK(with(ptr("/processes/0/leaks/0/verdict"), "maybe") ==
+          "report.processes[0].leaks[0].verdict: \"maybe\" is not one of no_leak, leak, indeterminate, "
+          "insufficient_data");
+    CHECK(with(ptr("/overall/histogram/count"), 99).starts_with("report.overall.histogram: latency_histogram JSON:"));
+    CHECK(with(ptr("/generator/send_lag/p99_ms"), -1).starts_with("report.generator.send_lag: latency_summary JSON:"));
+    mlt::json missing = good;
+    missing.erase("overall");
+    CHECK(report_rejection(missing) == "report.overall is missing");
+    CHECK(report_rejection(mlt::json(5)).starts_with("not an mcp-loadtest load report"));
+    CHECK(report_rejection(mlt::json::array()).starts_with("not an mcp-loadtest load report"));
+}
+
+TEST_CASE("JSON: a latency_summary reads back whatever durations it holds") {
+    // The summary of a histogram holding nanoseconds::max() (which its JSON form accepts) wrote
+    // 9223372036854.775 ms and could not read it back ("must be a non-negative number").
+    H h;
+    h.record(nanoseconds::max());
+    h.record(1ms);
+    const auto s = h.summary();
+    REQUIRE(s.max == nanoseconds::max());
+    const auto back = mlt::json::parse(mlt::json(s).dump()).get<mlt::latency_summary>();
+    CHECK(back.max == nanoseconds::max());
+    CHECK(back.min == 1ms);
+    // Exact up to 2^51 ns (26 days).
+    for (const std::int64_t v : {std::int64_t{0}, std::int64_t{1}, std::int64_t{999'999}, std::int64_t{1'234'567'891},
+                                 (std::int64_t{1} << 51) - 1, (std::int64_t{1} << 51) - 12'345}) {
+        mlt::latency_summary one;
+        one.count = 1;
+        one.min = one.max = one.mean = one.p50 = one.p90 = one.p95 = one.p99 = one.p999 = nanoseconds{v};
+        CHECK(mlt::json::parse(mlt::json(one).dump()).get<mlt::latency_summary>() == one);
+    }
+    mlt::json over = s;
+    over["max_ms"] = std::nextafter(static_cast<double>(nanoseconds::max().count()) / 1e6, 1e300);  // just above
+    CHECK_THROWS_WITH_AS((void)over.get<mlt::latency_summary>(), doctest::Contains("\"max_ms\" must be"),
+                         std::invalid_argument);
+}
+
+TEST_CASE("HdrHistogram V2: counts the format cannot carry are refused, never changed") {
+    // HdrHistogram counts are signed 64-bit. A bucket above 2^63-1 (reachable through JSON or
+    // merges, never by recording) was silently written as 2^63-1.
+    constexpr std::uint64_t big = std::uint64_t{1} << 63;
+    const mlt::json j = {{"unit", "us"},          {"lowest", 1},        {"highest", 3'600'000'000ULL},
+                         {"significant_digits", 3}, {"count", big},       {"min_ns", 10'000},
+                         {"max_ns", 10'000},       {"sum_ns", ~0ULL},    {"saturated", 0},
+                         {"buckets", {{10, big}}}};
+    const H h = j.get<H>();
+    CHECK_THROWS_WITH_AS((void)mlt::encode_hdr_v2(h), doctest::Contains("more than the format's 2^63-1"),
+                         std::invalid_argument);
+    // Folding the counts above the top bucket into it must not overflow it either.
+    const std::size_t top = H::index_of_us(H::highest_trackable_us);
+    const auto folded = hdr_raw({-static_cast<std::int64_t>(top), std::int64_t{1} << 62, std::int64_t{1} << 62});
+    CHECK(hdr_rejection(folded).find("more than the format's 2^63-1") != std::string::npos);
 }

@@ -858,22 +858,32 @@ MCP_LOADTEST_CASE("connect: automatic era detection spends startup_timeout once 
 
 namespace {
 
-// Peak resident memory since the last reset_peak_rss(), in KiB (VmHWM).
-long peak_rss_kib() {
+// A field of /proc/self/status in KiB (VmRSS: resident now; VmHWM: peak since the reset).
+long status_kib(const std::string& field) {
     std::ifstream status("/proc/self/status");
     std::string line;
     while (std::getline(status, line))
-        if (line.rfind("VmHWM:", 0) == 0) return std::stol(line.substr(6));
+        if (line.rfind(field + ":", 0) == 0) return std::stol(line.substr(field.size() + 1));
     return -1;
 }
-long current_rss_kib() {
-    std::ifstream status("/proc/self/status");
-    std::string line;
-    while (std::getline(status, line))
-        if (line.rfind("VmRSS:", 0) == 0) return std::stol(line.substr(6));
-    return -1;
+
+struct measured_call {
+    mlt::call_result result;
+    long peak_growth_kib = 0;  // the test process's peak RSS during the call, over its RSS before
+    std::chrono::steady_clock::duration took{};
+};
+
+// One echo call, with how much the client's memory grew while it ran.
+asio::awaitable<measured_call> call_measuring_memory(mlt::session* s, std::chrono::milliseconds timeout) {
+    std::ofstream("/proc/self/clear_refs") << "5";  // resets VmHWM to VmRSS
+    const long before = status_kib("VmRSS");
+    const auto t0 = std::chrono::steady_clock::now();
+    measured_call m;
+    m.result = co_await s->call_tool("echo", mlt::args("message", "x"), {.timeout = timeout});
+    m.took = std::chrono::steady_clock::now() - t0;
+    m.peak_growth_kib = status_kib("VmHWM") - before;
+    co_return m;
 }
-void reset_peak_rss() { std::ofstream("/proc/self/clear_refs") << "5"; }
 
 }  // namespace
 
@@ -884,17 +894,13 @@ MCP_LOADTEST_CASE("websocket: a server flooding pings and never reading grows th
         mlt::websocket_server server;
         server.url = proc.url();
         auto s = co_await mlt::connect(server);
-        reset_peak_rss();
-        const long before = current_rss_kib();
-        const auto t0 = std::chrono::steady_clock::now();
-        auto r = co_await s.call_tool("echo", mlt::args("message", "x"), {.timeout = 3s});
-        const long growth_kib = peak_rss_kib() - before;
-        CAPTURE(r.message);
-        CHECK(r.outcome == mlt::outcome::hang);
-        CHECK(std::chrono::steady_clock::now() - t0 < 6s);
-        CHECK(contains(r.message, "stopped reading"));
-        MESSAGE("peak RSS growth during a 3 s ping flood: " << growth_kib << " KiB");
-        CHECK(growth_kib < 32 * 1024);  // was +4 GB: one queued pong per ping
+        const auto m = co_await call_measuring_memory(&s, 3s);
+        CAPTURE(m.result.message);
+        CHECK(m.result.outcome == mlt::outcome::hang);
+        CHECK(m.took < 6s);
+        CHECK(contains(m.result.message, "stopped reading"));
+        MESSAGE("peak RSS growth during a 3 s ping flood: " << m.peak_growth_kib << " KiB");
+        CHECK(m.peak_growth_kib < 32 * 1024);  // was +2 GB: one queued pong per ping
         co_await s.close();
     }
     co_await proc.close();
@@ -927,17 +933,13 @@ MCP_LOADTEST_CASE("stdio: a server flooding requests and never reading its stdin
     auto server = quiet(fixture("flood_server.py", {"--requests-flood"}));
     server.max_send_queue = 1024 * 1024;
     auto s = co_await mlt::connect(server);
-    reset_peak_rss();
-    const long before = current_rss_kib();
-    const auto t0 = std::chrono::steady_clock::now();
-    auto r = co_await s.call_tool("echo", mlt::args("message", "x"), {.timeout = 20s});
-    const long growth_kib = peak_rss_kib() - before;
-    CAPTURE(r.message);
-    CHECK(r.outcome == mlt::outcome::hang);
-    CHECK(std::chrono::steady_clock::now() - t0 < 15s);
-    CHECK(contains(r.message, "stopped reading"));
-    CHECK(contains(r.message, "max_send_queue"));
-    MESSAGE("peak RSS growth: " << growth_kib << " KiB");
-    CHECK(growth_kib < 32 * 1024);
+    const auto m = co_await call_measuring_memory(&s, 20s);
+    CAPTURE(m.result.message);
+    CHECK(m.result.outcome == mlt::outcome::hang);
+    CHECK(m.took < 15s);
+    CHECK(contains(m.result.message, "stopped reading"));
+    CHECK(contains(m.result.message, "max_send_queue"));
+    MESSAGE("peak RSS growth: " << m.peak_growth_kib << " KiB");
+    CHECK(m.peak_growth_kib < 32 * 1024);  // was +2 GB: a reply queued per ping request
     co_await s.close();
 }

@@ -5,6 +5,7 @@
 #include <doctest/doctest.h>
 #include <mcp_loadtest/detail/base64.hpp>
 #include <mcp_loadtest/detail/http1.hpp>
+#include <mcp_loadtest/detail/json_scan.hpp>
 #include <mcp_loadtest/detail/sha1.hpp>
 #include <mcp_loadtest/detail/sse.hpp>
 #include <mcp_loadtest/detail/url.hpp>
@@ -1332,4 +1333,106 @@ TEST_CASE("ws: mid_message tells a clean end from a cut one") {
     CHECK_FALSE(dec.mid_message());
     CHECK(dec.feed(server_frame(0x01, "part"), ignore));
     CHECK(dec.mid_message());
+}
+
+// =============================================================================================
+// Found by fuzzing (issue 15)
+
+TEST_CASE("http1: the error does not depend on how the bytes are split") {
+    // A non-HTTP head longer than the limit was header_too_large whole and bad_status_line when
+    // its first bytes came alone. The status line is now checked byte by byte as it arrives,
+    // before the size limit, so the first problem in byte order is the one reported.
+    http1::limits l;
+    l.max_header_bytes = 34;
+    const std::pair<std::string, http1::errc> cases[] = {
+        {"SSH-2.0-OpenSSH_9.2p1 Debian-2+deb12u3 and more", http1::errc::bad_status_line},
+        {"HTTP/1.1 2x0 Bad digit in the status and a long reason\r\n\r\n", http1::errc::bad_status_line},
+        {"HTTP/1.1 200OK-and-a-long-reason-phrase-too-long\r\n\r\n", http1::errc::bad_status_line},
+        {"HTTP/1.1\r\nContent-Length: 0\r\nX-Filler: aaaaaaaaaaaaaaaaaa\r\n\r\n", http1::errc::bad_status_line},
+        {"HTTP/1.1 200 OK\r\nX-Filler: aaaaaaaaaaaaaaaaaaaaaaaa\r\n\r\n", http1::errc::header_too_large},
+        {"HTTP/1.1 200 OK with a reason phrase longer than the limit\r\n\r\n", http1::errc::header_too_large},
+    };
+    for (const auto& [msg, expected] : cases) {
+        CAPTURE(msg);
+        for_each_chunking(msg, [&](const chunks& input) {
+            http1::response_parser p(l);
+            const http_run r = run_http(p, input, true);
+            CAPTURE(input.size());
+            CAPTURE(input.front().size());
+            REQUIRE(r.error == expected);
+        });
+    }
+}
+
+TEST_CASE("json scanner and WebSocket decoder agree on UTF-8, exhaustively to three bytes") {
+    // Two validators of RFC 3629 in the library must not disagree: every 1-, 2- and
+    // 3-byte sequence, and 4-byte ones with every second byte and boundary values
+    // elsewhere, inside a JSON string (a '"' or '\\' would end or escape it: skipped).
+    std::string line = R"({"text":")";
+    const std::size_t at = line.size();
+    std::size_t checked = 0;
+    const auto check = [&](std::string_view bytes) {
+        for (const char c : bytes)
+            if (c == '"' || c == '\\' || static_cast<unsigned char>(c) < 0x20) return;
+        line.resize(at);
+        line.append(bytes);
+        line += "\"}";
+        const bool scanner = d::envelope_scanner::scan(line).valid;
+        if (scanner != ws::valid_utf8(bytes)) {
+            const std::string shown = hex(std::span(reinterpret_cast<const std::uint8_t*>(bytes.data()), bytes.size()));
+            CAPTURE(shown);
+            REQUIRE(scanner == ws::valid_utf8(bytes));
+        }
+        ++checked;
+    };
+    char b[4];
+    for (int x = 0; x < 256; ++x) {
+        b[0] = static_cast<char>(x);
+        check({b, 1});
+        for (int y = 0; y < 256; ++y) {
+            b[1] = static_cast<char>(y);
+            check({b, 2});
+            if (x < 0xE0) continue;  // a third byte only matters after a 3- or 4-byte lead
+            for (int z = 0; z < 256; ++z) {
+                b[2] = static_cast<char>(z);
+                check({b, 3});
+            }
+        }
+    }
+    const int edges[] = {0x00, 0x41, 0x7F, 0x80, 0x8F, 0x90, 0x9F, 0xA0, 0xBF, 0xC0, 0xF4, 0xFF};
+    for (int x = 0xF0; x < 0x100; ++x)
+        for (int y = 0; y < 256; ++y)
+            for (int z : edges)
+                for (int w : edges) {
+                    b[0] = static_cast<char>(x), b[1] = static_cast<char>(y), b[2] = static_cast<char>(z),
+                    b[3] = static_cast<char>(w);
+                    check({b, 4});
+                }
+    CHECK(checked > 1'500'000);
+}
+
+TEST_CASE("http1: a close-delimited body over the limit delivers the same bytes however split") {
+    // Whole, a piece crossing the limit failed before any of it was delivered; split, the part
+    // before the cut was delivered first. Now the bytes up to the limit are always delivered,
+    // then the error.
+    http1::limits l;
+    l.max_body_bytes = 10;
+    for_each_chunking("HTTP/1.1 200 OK\r\n\r\n0123456789abc", [&](const chunks& input) {
+        http1::response_parser p(l);
+        std::string body;
+        http1::errc error = http1::errc::none;
+        for (std::string_view in : input) {
+            for (bool more = true; more && error == http1::errc::none;) {
+                const http1::step s = p.parse(in);
+                in.remove_prefix(s.consumed);
+                if (s.kind == http1::event::body) body += s.body;
+                if (s.kind == http1::event::error) error = p.last_error().code;
+                more = s.kind != http1::event::need_more;
+            }
+        }
+        CAPTURE(input.size());
+        CAPTURE(input.front().size());
+        REQUIRE(body == "0123456789");
+        REQUIRE(error == http1::errc::body_too_large);
+    });
 }

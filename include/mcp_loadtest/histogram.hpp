@@ -520,18 +520,24 @@ inline void to_json(json& j, const latency_summary& s) {
              {"p99_ms", ms(s.p99)},   {"p999_ms", ms(s.p999)}};
 }
 
-/// Reads to_json()'s form back, rounding milliseconds to the nearest nanosecond (exact for any
-/// duration to_json wrote). Throws std::invalid_argument naming a missing or malformed field.
+/// Reads to_json()'s form back, rounding milliseconds to the nearest nanosecond: exact for
+/// durations up to 2^51 ns (26 days), within a few nanoseconds per 2^51 beyond, and any value
+/// to_json wrote reads back (up to nanoseconds::max()). Throws std::invalid_argument naming a
+/// missing or malformed field.
 inline void from_json(const json& j, latency_summary& s) {
     constexpr std::string_view what = "latency_summary JSON";
     if (!j.is_object()) detail::bad_histogram_field(what, "(top level)", "an object", &j);
+    // What to_json writes for nanoseconds::max(), computed the same way: the largest value read.
+    constexpr double max_ms = static_cast<double>(std::numeric_limits<std::chrono::nanoseconds::rep>::max()) / 1e6;
     const auto ns = [&](const char* field) {
-        constexpr std::string_view expected = "a non-negative number of milliseconds";
+        constexpr std::string_view expected = "a non-negative number of milliseconds (at most 9223372036854.775)";
         const json& v = detail::histogram_field(j, what, field, expected);
         if (!v.is_number()) detail::bad_histogram_field(what, field, expected, &v);
         const double ms = v.get<double>();
-        if (!(ms >= 0.0) || ms * 1e6 >= 9.2e18) detail::bad_histogram_field(what, field, expected, &v);
-        return std::chrono::nanoseconds{std::llround(ms * 1e6)};
+        if (!(ms >= 0.0 && ms <= max_ms)) detail::bad_histogram_field(what, field, expected, &v);
+        // Near the top, ms * 1e6 rounds up to 2^63, one past the largest count: that is max().
+        const double count = ms * 1e6;
+        return count >= 0x1p63 ? std::chrono::nanoseconds::max() : std::chrono::nanoseconds{std::llround(count)};
     };
     latency_summary r;
     r.count = detail::histogram_uint(j, what, "count");
@@ -676,7 +682,9 @@ inline std::vector<std::uint8_t> inflate_stored(std::span<const std::uint8_t> in
 
 }  // namespace detail
 
-/// The histogram in HdrHistogram's V2 binary encoding (see the format notes above).
+/// The histogram in HdrHistogram's V2 binary encoding (see the format notes above). Its counts
+/// are signed 64-bit: a bucket holding more than 2^63-1 (only reachable through merges or JSON,
+/// never by recording) throws std::invalid_argument rather than being written wrong.
 [[nodiscard]] inline std::vector<std::uint8_t> encode_hdr_v2(const latency_histogram& h,
                                                              hdr_encoding encoding = hdr_encoding::compressed) {
     using H = latency_histogram;
@@ -686,8 +694,10 @@ inline std::vector<std::uint8_t> inflate_stored(std::span<const std::uint8_t> in
     for (std::size_t i = 0; i < limit;) {
         const std::uint64_t c = h.count_at_index(i++);
         if (c != 0) {
-            detail::put_zigzag(payload, static_cast<std::int64_t>(std::min<std::uint64_t>(
-                                            c, static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max()))));
+            if (c > static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max()))
+                throw std::invalid_argument("HdrHistogram V2 encoding: bucket " + std::to_string(i - 1) + " holds " +
+                                            std::to_string(c) + " counts, more than the format's 2^63-1");
+            detail::put_zigzag(payload, static_cast<std::int64_t>(c));
             continue;
         }
         std::int64_t zeros = 1;
@@ -722,8 +732,10 @@ inline std::vector<std::uint8_t> inflate_stored(std::span<const std::uint8_t> in
 /// Reads either V2 encoding (told apart by the cookie). Only this build's layout (1, 3600000000,
 /// 3, offset 0, ratio 1.0) is accepted, and a compressed form only with stored deflate blocks.
 /// HdrHistogram does not carry min, max, sum or saturation: they come back at bucket resolution
-/// (lowest/highest equivalent value of the end buckets, sum of bucket midpoints) and saturated()
-/// is 0. Throws std::invalid_argument saying what is wrong.
+/// (lowest/highest equivalent value of the end buckets, sum of bucket midpoints). Counts past the
+/// highest trackable value (HdrHistogram's last bucket reaches ~4295 s) are clamped as record()
+/// clamps: into the top bucket, counted in saturated(), max() above an hour; so the total is exact
+/// and survives encode_hdr_v2(). Throws std::invalid_argument saying what is wrong.
 [[nodiscard]] inline latency_histogram decode_hdr_v2(std::span<const std::uint8_t> in) {
     using H = latency_histogram;
     if (in.size() < 8) detail::bad_hdr("input of " + std::to_string(in.size()) + " bytes is too short");
@@ -798,8 +810,22 @@ inline std::vector<std::uint8_t> inflate_stored(std::span<const std::uint8_t> in
     for (std::size_t i = lo; i <= hi; ++i)
         sum_ns = detail::add_saturating(sum_ns, detail::mul_saturating(H::median_equivalent_us(i) * 1000, counts[i]));
     const std::uint64_t min_ns = H::lowest_equivalent_us(lo) * 1000;
-    const std::uint64_t max_ns = std::min(H::highest_equivalent_us(hi), H::highest_trackable_us) * 1000;
-    return detail::histogram_access::make(std::move(counts), total, 0, sum_ns, min_ns, max_ns);
+    // HdrHistogram's counts array runs past the highest trackable value, to the end of its last
+    // bucket: what lies there is folded into the top bucket and counted as saturated, exactly as
+    // record() treats a value above an hour, so every count survives encode_hdr_v2.
+    const std::size_t top = H::index_of_us(H::highest_trackable_us);
+    std::uint64_t saturated = 0;
+    for (std::size_t i = top + 1; i <= hi; ++i) {
+        saturated += counts[i];  // cannot overflow: part of `total`
+        counts[top] += counts[i];
+        counts[i] = 0;
+    }
+    if (counts[top] > static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max()))
+        detail::bad_hdr("the counts above the highest trackable value bring the top bucket to " +
+                        std::to_string(counts[top]) + ", more than the format's 2^63-1");
+    const std::uint64_t max_us = H::highest_equivalent_us(hi);
+    const std::uint64_t max_ns = (saturated > 0 ? max_us : std::min(max_us, H::highest_trackable_us)) * 1000;
+    return detail::histogram_access::make(std::move(counts), total, saturated, sum_ns, min_ns, max_ns);
 }
 
 /// Base64 of encode_hdr_v2(): with the default (compressed) encoding, the text an HdrHistogram

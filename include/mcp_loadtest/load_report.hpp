@@ -13,9 +13,13 @@
 #include <cstdio>
 #include <chrono>
 #include <cstdint>
+#include <limits>
 #include <map>
 #include <optional>
+#include <stdexcept>
 #include <string>
+#include <string_view>
+#include <type_traits>
 #include <vector>
 
 namespace mcp_loadtest {
@@ -161,83 +165,264 @@ void get_optional(const json& j, const char* key, std::optional<T>& v) {
     if (auto it = j.find(key); it != j.end() && !it->is_null()) v = it->get<T>();
     else v.reset();
 }
+
+/// Reads a report one value at a time, knowing where the value is, so bad input is refused with
+/// its path: `report.per_tool["echo"].outcomes.ok: -1 is not a non-negative integer`. Every
+/// number is range-checked for the field it fills (nlohmann's get<> converts unchecked: -1 would
+/// wrap and 1e300 is undefined behaviour). Every failure is std::invalid_argument.
+class report_reader {
+public:
+    report_reader(const json& value, std::string path) : value_(value), path_(std::move(path)) {}
+
+    [[noreturn]] void fail(std::string_view expected) const {
+        std::string shown = value_.dump();
+        if (shown.size() > 60) shown = shown.substr(0, 57) + "...";
+        throw std::invalid_argument(path_ + ": " + shown + " is not " + std::string(expected));
+    }
+
+    /// A required member.
+    [[nodiscard]] report_reader operator[](const char* key) const {
+        const json& object = as_object();
+        const auto it = object.find(key);
+        if (it == object.end()) throw std::invalid_argument(path_ + "." + key + " is missing");
+        return {*it, path_ + "." + key};
+    }
+    /// A member older reports may lack.
+    [[nodiscard]] std::optional<report_reader> find(const char* key) const {
+        const json& object = as_object();
+        const auto it = object.find(key);
+        if (it == object.end()) return std::nullopt;
+        return report_reader{*it, path_ + "." + key};
+    }
+
+    [[nodiscard]] const json& as_object() const {
+        if (!value_.is_object()) fail("an object");
+        return value_;
+    }
+    [[nodiscard]] bool is_null() const noexcept { return value_.is_null(); }
+
+    /// An integer in [0, max]; a float (2.5, 1e300) is not one, whatever its value.
+    [[nodiscard]] std::uint64_t non_negative_integer(
+        std::uint64_t max = std::numeric_limits<std::uint64_t>::max()) const {
+        if (value_.is_number_unsigned()) {
+            if (const auto v = value_.get<std::uint64_t>(); v <= max) return v;
+        } else if (value_.is_number_integer()) {
+            if (const auto v = value_.get<std::int64_t>(); v >= 0 && static_cast<std::uint64_t>(v) <= max)
+                return static_cast<std::uint64_t>(v);
+        }
+        fail(max == std::numeric_limits<std::uint64_t>::max() ? std::string("a non-negative integer")
+                                                               : "an integer from 0 to " + std::to_string(max));
+    }
+    template <class Int>
+    [[nodiscard]] Int integer() const {
+        static_assert(std::is_integral_v<Int>);
+        return static_cast<Int>(non_negative_integer(static_cast<std::uint64_t>(std::numeric_limits<Int>::max())));
+    }
+    [[nodiscard]] double number() const {
+        if (!value_.is_number()) fail("a number");
+        return value_.get<double>();
+    }
+    [[nodiscard]] double non_negative() const {
+        const double v = number();
+        if (!(v >= 0)) fail("a non-negative number");
+        return v;
+    }
+    [[nodiscard]] std::string string() const {
+        if (!value_.is_string()) fail("a string");
+        return value_.get<std::string>();
+    }
+    [[nodiscard]] bool boolean() const {
+        if (!value_.is_boolean()) fail("a boolean");
+        return value_.get<bool>();
+    }
+    /// Calls f(report_reader) for each element, its index in the path.
+    template <class F>
+    void each(F&& f) const {
+        if (!value_.is_array()) fail("an array");
+        for (std::size_t i = 0; i < value_.size(); ++i)
+            f(report_reader{value_[i], path_ + "[" + std::to_string(i) + "]"});
+    }
+    /// Calls f(name, report_reader) for each member, its name (as a JSON string) in the path.
+    template <class F>
+    void each_member(F&& f) const {
+        for (const auto& [name, v] : as_object().items())
+            f(name, report_reader{v, path_ + "[" + json(name).dump() + "]"});
+    }
+    /// A value whose own from_json checks it (histograms, summaries): its error gets the path.
+    template <class T>
+    [[nodiscard]] T decode() const {
+        try {
+            return value_.get<T>();
+        } catch (const std::invalid_argument& e) {
+            throw std::invalid_argument(path_ + ": " + e.what());
+        }
+    }
+
+private:
+    const json& value_;
+    std::string path_;
+};
+
+template <class T>
+std::vector<T> read_all(const report_reader& r) {
+    std::vector<T> out;
+    r.each([&](const report_reader& item) { read_report(item, out.emplace_back()); });
+    return out;
+}
+
+inline void read_report(const report_reader& r, outcome_counts& c) {
+    c = {};
+    (void)r.as_object();
+    for (auto o : all_outcomes)
+        if (const auto n = r.find(std::string(to_string(o)).c_str()))
+            c.by_outcome[static_cast<std::size_t>(o)] = n->non_negative_integer();
+}
+
+inline void read_report(const report_reader& r, call_stats& s) {
+    read_report(r["outcomes"], s.outcomes);
+    s.histogram = r["histogram"].decode<latency_histogram>();
+    s.finalize();  // "calls", "error_rate" and "latency" are derived: recomputed, not read
+}
+
+inline void read_report(const report_reader& r, timeline_point& p) {
+    p.at_s = r["at_s"].non_negative();
+    p.completed = r["completed"].non_negative_integer();
+    p.errors = r["errors"].non_negative_integer();
+    const auto in_flight = r.find("in_flight");
+    p.in_flight = in_flight ? in_flight->non_negative_integer() : 0;
+}
+
+inline void read_report(const report_reader& r, stage_report& s) {
+    s.name = r["name"].string();
+    s.target = r["target"].number();
+    s.start_s = r["start_s"].non_negative();
+    s.duration_s = r["duration_s"].non_negative();
+    const auto dropped = r.find("dropped");
+    s.dropped = dropped ? dropped->non_negative_integer() : 0;
+    read_report(r["stats"], s.stats);
+    s.throughput_rps = r["throughput_rps"].non_negative();
+}
+
+inline void read_report(const report_reader& r, generator_report& g) {
+    g.cpu_pct = r["cpu_pct"].non_negative();
+    g.send_lag = r["send_lag"].decode<latency_summary>();
+    g.late_sends = r["late_sends"].non_negative_integer();
+    g.saturated = r["saturated"].boolean();
+    const auto explanation = r.find("explanation");
+    g.explanation = explanation ? explanation->string() : "";
+}
+
+// process_sample, process_stats and leak_analysis have their own from_json; a report reads them
+// here so that their numbers are range-checked and named by path like the rest.
+inline void read_report(const report_reader& r, process_sample& s) {
+    s.at = std::chrono::nanoseconds(r["at_ns"].integer<std::int64_t>());
+    s.pid = r["pid"].integer<pid_t>();
+    s.rss_mb = r["rss_mb"].non_negative();
+    s.cpu_pct = r["cpu_pct"].non_negative();
+    s.open_fds = r["open_fds"].integer<std::uint32_t>();
+    s.threads = r["threads"].integer<std::uint32_t>();
+}
+
+inline void read_report(const report_reader& r, process_stats& s) {
+    s.peak_rss_mb = r["peak_rss_mb"].non_negative();
+    s.final_rss_mb = r["final_rss_mb"].non_negative();
+    s.avg_cpu_pct = r["avg_cpu_pct"].non_negative();
+    s.peak_fds = r["peak_fds"].integer<std::uint32_t>();
+    s.final_fds = r["final_fds"].integer<std::uint32_t>();
+    s.peak_threads = r["peak_threads"].integer<std::uint32_t>();
+    s.samples = r["samples"].integer<std::size_t>();
+}
+
+inline void read_report(const report_reader& r, trend_fit& f) {
+    f.slope_per_s = r["slope_per_s"].number();
+    f.intercept = r["intercept"].number();
+    f.r2 = r["r2"].number();
+    f.points = r["points"].integer<std::size_t>();
+}
+
+inline void read_report(const report_reader& r, leak_analysis& a) {
+    a.resource = r["resource"].string();
+    const report_reader verdict = r["verdict"];
+    const auto parsed = leak_verdict_from_string(verdict.string());
+    if (!parsed) verdict.fail("one of no_leak, leak, indeterminate, insufficient_data");
+    a.verdict = *parsed;
+    read_report(r["fit"], a.fit);
+    a.predicted_growth = r["predicted_growth"].number();
+    a.threshold = r["threshold"].number();
+    a.warmup_discarded = std::chrono::nanoseconds(r["warmup_discarded_ns"].integer<std::int64_t>());
+    a.explanation = r["explanation"].string();
+}
+
+inline void read_report(const report_reader& r, server_process_report& p) {
+    p.session = r["session"].integer<std::size_t>();
+    p.pid = r["pid"].integer<pid_t>();
+    read_report(r["stats"], p.stats);
+    p.leaks = read_all<leak_analysis>(r["leaks"]);
+    p.samples = read_all<process_sample>(r["samples"]);
+}
+
+inline void read_report(const report_reader& r, threshold_violation& v) {
+    v.metric = r["metric"].string();
+    v.expected = r["expected"].string();
+    v.actual = r["actual"].string();
+    const auto meaning = r.find("meaning");
+    v.meaning = meaning ? meaning->string() : "";
+}
+
+inline void read_report(const report_reader& r, std::string& s) { s = r.string(); }
+
+inline std::string optional_string(const report_reader& r, const char* key) {
+    const auto v = r.find(key);
+    return v ? v->string() : std::string();
+}
+
+inline std::uint64_t optional_integer(const report_reader& r, const char* key) {
+    const auto v = r.find(key);
+    return v ? v->non_negative_integer() : 0;
+}
+
 }  // namespace detail
 
 inline void to_json(json& j, const outcome_counts& c) {
     j = json::object();
     for (auto o : all_outcomes) j[std::string(to_string(o))] = c[o];
 }
-inline void from_json(const json& j, outcome_counts& c) {
-    c = {};
-    for (auto o : all_outcomes) c.by_outcome[static_cast<std::size_t>(o)] = j.value(std::string(to_string(o)), 0ULL);
-}
+inline void from_json(const json& j, outcome_counts& c) { detail::read_report({j, "outcome_counts"}, c); }
 
 inline void to_json(json& j, const call_stats& s) {
     j = json{{"calls", s.calls()}, {"error_rate", s.error_rate()}, {"outcomes", s.outcomes},
              {"latency", s.latency}, {"histogram", s.histogram}};
 }
-inline void from_json(const json& j, call_stats& s) {
-    s.outcomes = j.at("outcomes").get<outcome_counts>();
-    s.histogram = j.at("histogram").get<latency_histogram>();
-    s.finalize();
-}
+inline void from_json(const json& j, call_stats& s) { detail::read_report({j, "call_stats"}, s); }
 
 inline void to_json(json& j, const timeline_point& p) {
     j = json{{"at_s", p.at_s}, {"completed", p.completed}, {"errors", p.errors}, {"in_flight", p.in_flight}};
 }
-inline void from_json(const json& j, timeline_point& p) {
-    p.at_s = j.at("at_s").get<double>();
-    p.completed = j.at("completed").get<std::uint64_t>();
-    p.errors = j.at("errors").get<std::uint64_t>();
-    p.in_flight = j.value("in_flight", 0ULL);
-}
+inline void from_json(const json& j, timeline_point& p) { detail::read_report({j, "timeline_point"}, p); }
 
 inline void to_json(json& j, const stage_report& s) {
     j = json{{"name", s.name}, {"target", s.target}, {"start_s", s.start_s}, {"duration_s", s.duration_s},
              {"dropped", s.dropped}, {"stats", s.stats}, {"throughput_rps", s.throughput_rps}};
 }
-inline void from_json(const json& j, stage_report& s) {
-    s.name = j.at("name").get<std::string>();
-    s.target = j.at("target").get<double>();
-    s.start_s = j.at("start_s").get<double>();
-    s.duration_s = j.at("duration_s").get<double>();
-    s.dropped = j.value("dropped", 0ULL);
-    s.stats = j.at("stats").get<call_stats>();
-    s.throughput_rps = j.at("throughput_rps").get<double>();
-}
+inline void from_json(const json& j, stage_report& s) { detail::read_report({j, "stage_report"}, s); }
 
 inline void to_json(json& j, const generator_report& g) {
     j = json{{"cpu_pct", g.cpu_pct}, {"send_lag", g.send_lag}, {"late_sends", g.late_sends},
              {"saturated", g.saturated}, {"explanation", g.explanation}};
 }
-inline void from_json(const json& j, generator_report& g) {
-    g.cpu_pct = j.at("cpu_pct").get<double>();
-    g.send_lag = j.at("send_lag").get<latency_summary>();
-    g.late_sends = j.at("late_sends").get<std::uint64_t>();
-    g.saturated = j.at("saturated").get<bool>();
-    g.explanation = j.value("explanation", "");
-}
+inline void from_json(const json& j, generator_report& g) { detail::read_report({j, "generator_report"}, g); }
 
 inline void to_json(json& j, const server_process_report& p) {
     j = json{{"session", p.session}, {"pid", p.pid}, {"stats", p.stats}, {"leaks", p.leaks}, {"samples", p.samples}};
 }
 inline void from_json(const json& j, server_process_report& p) {
-    p.session = j.at("session").get<std::size_t>();
-    p.pid = j.at("pid").get<pid_t>();
-    p.stats = j.at("stats").get<process_stats>();
-    p.leaks = j.at("leaks").get<std::vector<leak_analysis>>();
-    p.samples = j.at("samples").get<std::vector<process_sample>>();
+    detail::read_report({j, "server_process_report"}, p);
 }
 
 inline void to_json(json& j, const threshold_violation& v) {
     j = json{{"metric", v.metric}, {"expected", v.expected}, {"actual", v.actual}, {"meaning", v.meaning}};
 }
-inline void from_json(const json& j, threshold_violation& v) {
-    v.metric = j.at("metric").get<std::string>();
-    v.expected = j.at("expected").get<std::string>();
-    v.actual = j.at("actual").get<std::string>();
-    v.meaning = j.value("meaning", "");
-}
+inline void from_json(const json& j, threshold_violation& v) { detail::read_report({j, "threshold_violation"}, v); }
 
 inline void to_json(json& j, const load_report& r) {
     j = json{{"schema", "mcp-loadtest/load_report/v1"},
@@ -278,43 +463,65 @@ inline void to_json(json& j, const load_report& r) {
              {"passed", r.passed}};
 }
 
+/// Reads what to_json() writes. Any bad value throws std::invalid_argument naming its path and
+/// what was expected, e.g. `report.per_tool["echo"].outcomes.ok: -1 is not a non-negative integer`;
+/// numbers are range-checked for the fields they fill. Members with a default (transport, seed,
+/// late_replies, the explanations, ...) may be missing; unknown members are ignored.
 inline void from_json(const json& j, load_report& r) {
-    if (j.value("schema", "") != "mcp-loadtest/load_report/v1")
-        throw std::invalid_argument("not an mcp-loadtest load report (missing \"schema\": \"mcp-loadtest/load_report/v1\")");
-    r.run_id = j.at("run_id").get<std::string>();
-    r.started_at = j.at("started_at").get<std::string>();
-    r.duration_s = j.at("duration_s").get<double>();
-    r.workload = j.at("workload").get<std::string>();
-    r.workload_parameters = j.value("workload_parameters", json::object());
-    r.sessions = j.at("sessions").get<std::size_t>();
-    r.server = j.at("server").get<std::string>();
-    r.transport = j.value("transport", "");
-    r.protocol_era = j.value("protocol_era", "");
-    r.protocol_version = j.value("protocol_version", "");
-    r.server_name = j.value("server_name", "");
-    r.server_version = j.value("server_version", "");
-    r.seed = j.value("seed", 0ULL);
-    r.iterations_started = j.at("iterations_started").get<std::uint64_t>();
-    r.iterations_completed = j.at("iterations_completed").get<std::uint64_t>();
-    r.dropped = j.at("dropped").get<std::uint64_t>();
-    r.overall = j.at("overall").get<call_stats>();
-    r.per_tool = j.at("per_tool").get<std::map<std::string, call_stats>>();
-    r.per_method = j.at("per_method").get<std::map<std::string, call_stats>>();
-    r.throughput_rps = j.at("throughput_rps").get<double>();
-    r.timeline = j.at("timeline").get<std::vector<timeline_point>>();
-    r.stages = j.at("stages").get<std::vector<stage_report>>();
-    if (const auto& b = j.at("breaking_stage"); b.is_null()) r.breaking_stage.reset();
-    else r.breaking_stage = b.get<std::size_t>();
-    r.breaking_reason = j.value("breaking_reason", "");
-    r.late_replies = j.value("late_replies", 0ULL);
-    r.protocol_violations = j.value("protocol_violations", 0ULL);
-    r.protocol_violation_samples = j.value("protocol_violation_samples", std::vector<std::string>{});
-    r.processes = j.at("processes").get<std::vector<server_process_report>>();
-    r.generator = j.at("generator").get<generator_report>();
-    r.violations = j.at("violations").get<std::vector<threshold_violation>>();
-    r.aborted = j.value("aborted", false);
-    r.abort_reason = j.value("abort_reason", "");
-    r.passed = j.at("passed").get<bool>();
+    const auto schema = j.is_object() ? j.find("schema") : j.end();
+    if (schema == j.end() || *schema != "mcp-loadtest/load_report/v1")
+        throw std::invalid_argument(
+            "not an mcp-loadtest load report (missing \"schema\": \"mcp-loadtest/load_report/v1\")");
+    using detail::optional_string;
+    using detail::optional_integer;
+    const detail::report_reader in(j, "report");
+    r.run_id = in["run_id"].string();
+    r.started_at = in["started_at"].string();
+    r.duration_s = in["duration_s"].non_negative();
+    r.workload = in["workload"].string();
+    const auto parameters = in.find("workload_parameters");
+    r.workload_parameters = parameters ? j.at("workload_parameters") : json::object();
+    r.sessions = in["sessions"].integer<std::size_t>();
+    r.server = in["server"].string();
+    r.transport = optional_string(in, "transport");
+    r.protocol_era = optional_string(in, "protocol_era");
+    r.protocol_version = optional_string(in, "protocol_version");
+    r.server_name = optional_string(in, "server_name");
+    r.server_version = optional_string(in, "server_version");
+    r.seed = optional_integer(in, "seed");
+    r.iterations_started = in["iterations_started"].non_negative_integer();
+    r.iterations_completed = in["iterations_completed"].non_negative_integer();
+    r.dropped = in["dropped"].non_negative_integer();
+    detail::read_report(in["overall"], r.overall);
+    const auto read_map = [](const detail::report_reader& from, std::map<std::string, call_stats>& to) {
+        to.clear();
+        from.each_member([&](const std::string& name, const detail::report_reader& v) { read_report(v, to[name]); });
+    };
+    read_map(in["per_tool"], r.per_tool);
+    read_map(in["per_method"], r.per_method);
+    r.throughput_rps = in["throughput_rps"].non_negative();
+    r.timeline = detail::read_all<timeline_point>(in["timeline"]);
+    r.stages = detail::read_all<stage_report>(in["stages"]);
+    if (const auto b = in["breaking_stage"]; b.is_null()) {
+        r.breaking_stage.reset();
+    } else {
+        r.breaking_stage = b.integer<std::size_t>();
+        if (*r.breaking_stage >= r.stages.size())
+            b.fail(r.stages.empty() ? std::string("the index of a stage (the report has none)")
+                                    : "the index of a stage (0 to " + std::to_string(r.stages.size() - 1) + ")");
+    }
+    r.breaking_reason = optional_string(in, "breaking_reason");
+    r.late_replies = optional_integer(in, "late_replies");
+    r.protocol_violations = optional_integer(in, "protocol_violations");
+    const auto samples = in.find("protocol_violation_samples");
+    r.protocol_violation_samples = samples ? detail::read_all<std::string>(*samples) : std::vector<std::string>{};
+    r.processes = detail::read_all<server_process_report>(in["processes"]);
+    detail::read_report(in["generator"], r.generator);
+    r.violations = detail::read_all<threshold_violation>(in["violations"]);
+    const auto aborted = in.find("aborted");
+    r.aborted = aborted && aborted->boolean();
+    r.abort_reason = optional_string(in, "abort_reason");
+    r.passed = in["passed"].boolean();
 }
 
 inline std::string load_report::summary() const {

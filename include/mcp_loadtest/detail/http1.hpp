@@ -286,14 +286,18 @@ public:
                 }
                 case state::until_close: {
                     if (used == in.size()) return {event::need_more, used, {}};
-                    const std::size_t n = in.size() - used;
-                    if (body_bytes_ + n > body_limit_)
+                    // The bytes up to the limit are delivered and the first byte past it fails,
+                    // so what the caller sees does not depend on how the body was split.
+                    const std::uint64_t room = body_limit_ - (body_bytes_ < body_limit_ ? body_bytes_ : body_limit_);
+                    if (room == 0)
                         return fail_step(errc::body_too_large,
                                          "the response body (delimited by the connection closing) exceeds " +
                                              std::to_string(body_limit_) + " bytes (" + limit_name() + ")",
                                          used);
+                    const std::size_t n =
+                        static_cast<std::size_t>(room < in.size() - used ? room : std::uint64_t{in.size() - used});
                     body_bytes_ += n;
-                    return {event::body, in.size(), in.substr(used)};
+                    return {event::body, used + n, in.substr(used, n)};
                 }
                 case state::done:
                     state_ = state::idle;
@@ -420,7 +424,7 @@ private:
         head_.reason = {};
         line_len_ = 0;
         last_ = '\0';
-        prefix_checked_ = false;
+        status_checked_ = 0;
         content_length_.reset();
         framing_ = framing::none;
         keep_alive_ = true;
@@ -479,30 +483,25 @@ private:
             if (pos == in.size()) return {event::need_more, pos, {}};
             const std::size_t end = find_blank_line(in, pos);
             const std::size_t take = (end == npos ? in.size() : end) - pos;
-            if (head_buf_.size() + take > limits_.max_header_bytes)
+            // Bytes up to the limit are kept and the status line checked on them before the limit
+            // is applied: the first problem in byte order is reported, however the input is split.
+            const std::size_t room = limits_.max_header_bytes - head_buf_.size();
+            head_buf_.append(in.data() + pos, take < room ? take : room);
+            if (!check_status_line_start()) return {event::error, pos, {}};
+            if (take > room)
                 return fail_step(errc::header_too_large,
                                  "the response head exceeds " + std::to_string(limits_.max_header_bytes) +
                                      " bytes (limits.max_header_bytes)" +
                                      (end == npos ? std::string(" and has not ended") : std::string()) +
-                                     "; it starts with " + excerpt(head_buf_.empty() ? in.substr(pos) : head_buf_),
+                                     "; it starts with " + excerpt(head_buf_),
                                  pos);
-            head_buf_.append(in.data() + pos, take);
             pos += take;
-            if (!prefix_checked_) {  // fail fast on a peer that does not speak HTTP at all
-                constexpr std::string_view prefix = "HTTP/";
-                const std::size_t n = head_buf_.size() < prefix.size() ? head_buf_.size() : prefix.size();
-                if (std::string_view(head_buf_).substr(0, n) != prefix.substr(0, n)) {
-                    bad_status_line(head_buf_);
-                    return {event::error, pos, {}};
-                }
-                prefix_checked_ = n == prefix.size();
-            }
             if (end == npos) return {event::need_more, pos, {}};
             if (!parse_head_block()) return {event::error, pos, {}};
             if (head_.status >= 100 && head_.status < 200 && head_.status != 101) {
                 head_buf_.clear();  // interim response (100 Continue, 103 Early Hints): skip it
                 head_.fields.clear();
-                prefix_checked_ = false;
+                status_checked_ = 0;
                 continue;
             }
             no_body_next_ = false;
@@ -513,6 +512,26 @@ private:
             state_ = state::body_begin;
             return {event::headers, pos, {}};
         }
+    }
+
+    // The fixed start of a status line, "HTTP/1.x NNN" and then a space or the line's end, checked
+    // byte by byte as it arrives: a peer that does not speak HTTP/1.x (TLS, HTTP/2, SSH) fails on
+    // its first wrong byte instead of after a whole head.
+    bool check_status_line_start() {
+        static constexpr std::string_view pattern = "HTTP/1.# ###";  // '#': a digit
+        const std::string_view got = std::string_view(head_buf_).substr(0, pattern.size() + 1);
+        for (std::size_t i = status_checked_; i < got.size(); ++i) {
+            const char c = got[i];
+            const bool ok = i == pattern.size() ? c == ' ' || c == '\r' || c == '\n'
+                            : pattern[i] == '#' ? digit(c)
+                                                : c == pattern[i];
+            if (!ok) {
+                bad_status_line(head_buf_);
+                return false;
+            }
+        }
+        status_checked_ = got.size();
+        return true;
     }
 
     void bad_status_line(std::string_view block) {
@@ -748,7 +767,7 @@ private:
     framing framing_ = framing::none;
     bool keep_alive_ = true;
     bool no_body_next_ = false;
-    bool prefix_checked_ = false;
+    std::size_t status_checked_ = 0;  // bytes of the status line's fixed start found valid
     char last_ = '\0';
     std::size_t line_len_ = 0;
     std::string head_buf_;
