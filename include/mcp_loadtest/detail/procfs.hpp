@@ -145,7 +145,7 @@ inline std::vector<pid_t> children_of(pid_t pid) {
         const long v = std::strtol(name, &end, 10);
         return end != name && *end == '\0' && v > 0 ? static_cast<pid_t>(v) : 0;
     };
-    char path[96];
+    char path[320];  // "/proc/<pid>/task/<tid>/children"; a d_name holds up to 255 bytes
     std::snprintf(path, sizeof path, "/proc/%d/task", static_cast<int>(pid));
     DIR* tasks = ::opendir(path);
     if (!tasks) return out;
