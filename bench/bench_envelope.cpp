@@ -5,6 +5,7 @@
 // locating id/result/isError in a reply with the envelope scanner vs parsing it
 // with nlohmann. `bench_envelope [iterations]` (CI runs a short smoke).
 #include <mcp_loadtest/detail/json_scan.hpp>
+#include <mcp_loadtest/detail/jsonrpc_writer.hpp>
 #include <mcp_loadtest/json.hpp>
 
 #include <chrono>

@@ -37,6 +37,6 @@ function(mcp_loadtest_configure_test_target target)
   target_compile_definitions(${target} PRIVATE
     MCP_LOADTEST_TEST_FIXTURES="${MCP_LOADTEST_FIXTURES_DIR}"
     MCP_LOADTEST_TEST_PYTHON="${MCP_LOADTEST_PYTHON}")
-  target_compile_options(${target} PRIVATE -Wall -Wextra -Wno-missing-field-initializers)
+  target_compile_options(${target} PRIVATE -Wall -Wextra)
   mcp_loadtest_apply_sanitizers(${target})
 endfunction()

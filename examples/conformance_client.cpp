@@ -10,6 +10,7 @@
 // tests/conformance/run.sh runs it in CI. It is also the shortest complete
 // example of using mcp-loadtest without a test framework: an io_context, one
 // coroutine, an exit code.
+#include <mcp_loadtest/http.hpp>
 #include <mcp_loadtest/session.hpp>
 
 #include <cstdio>

@@ -8,6 +8,7 @@
 #define DOCTEST_CONFIG_IMPLEMENT_WITH_MAIN
 #include <doctest/doctest.h>
 #include <mcp_loadtest/doctest.hpp>
+#include <mcp_loadtest/http.hpp>
 #include <mcp_loadtest/run.hpp>
 #include <mcp_loadtest/server_process.hpp>
 

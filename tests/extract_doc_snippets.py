@@ -21,9 +21,7 @@ import sys
 PRELUDE = """\
 #include <doctest/doctest.h>
 #include <mcp_loadtest/doctest.hpp>
-#include <mcp_loadtest/detectors.hpp>
-#include <mcp_loadtest/run.hpp>
-#include <mcp_loadtest/server_process.hpp>
+#include <mcp_loadtest/mcp_loadtest.hpp>
 namespace mlt = mcp_loadtest;
 using namespace std::chrono_literals;
 """

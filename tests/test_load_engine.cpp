@@ -4,11 +4,13 @@
 #include <mcp_loadtest/doctest.hpp>
 #include <mcp_loadtest/detectors.hpp>
 #include <mcp_loadtest/run.hpp>
+#include <mcp_loadtest/sessions.hpp>
 
 #include "support/fixtures.hpp"
 #include "support/json_schema.hpp"
 
 #include <fstream>
+#include <set>
 
 namespace mlt = mcp_loadtest;
 using namespace std::chrono_literals;
@@ -176,6 +178,150 @@ MCP_LOADTEST_CASE("generated arguments are reproducible from the seed") {
     CHECK(first != other);
 }
 
+// ---- scenario bodies and combinators -------------------------------------------
+
+namespace {
+// A checkout: create a cart, add an item, check the count. Iterations 7, 17, 27...
+// throw before doing anything, to show that a throwing body is counted, not fatal.
+asio::awaitable<void> checkout(mlt::session& s, mlt::iteration& it) {
+    if (it.index() % 10 == 7) throw std::runtime_error("boom");
+    auto cart = co_await it.measure("create_cart", s.call_tool("create_cart", mlt::args("user", it.index())));
+    if (!it.check(cart.ok(), "create_cart failed", cart.describe())) co_return;
+    const std::string id = cart.structured()["id"];
+    auto add = co_await it.measure("add_item", s.call_tool("add_item", mlt::args("cart", id, "sku", "A1")));
+    it.check(add.structured()["items"] == 1, "add_item lost the item", add.text());
+}
+}  // namespace
+
+MCP_LOADTEST_CASE("scenario body: per-step histograms, failed checks with a sample, exceptions counted") {
+    auto server = fixture("shop_server.py", {"--lose-items"});
+    const mlt::workload load = mlt::closed_load{.users = 2, .duration = 20s, .max_iterations = 30};
+    auto report = co_await mlt::run(server, load, checkout, mlt::thresholds{}, quick_options());
+    INFO(report.summary());
+    CHECK(report.iterations_started == 30);
+    CHECK(report.iterations_completed == 30);
+    // A run ends when its work ends, not when its duration has passed.
+    CHECK(report.duration_s < 10);
+    CHECK(report.per_step.at("create_cart").calls() == 27);
+    CHECK(report.per_step.at("add_item").calls() == 27);
+    CHECK(report.per_step.at("add_item").histogram.count() == 27);
+    CHECK(report.per_tool.at("add_item").calls() == 27);
+    CHECK(report.overall.calls() == 54);
+    // Every fifth add_item is lost: 5 of 27.
+    CHECK(report.failures.failed_checks == 5);
+    REQUIRE(report.failures.checks.size() == 1);
+    CHECK(report.failures.checks[0].message == "add_item lost the item");
+    CHECK(report.failures.checks[0].count == 5);
+    CHECK(report.failures.checks[0].sample.find("total") != std::string::npos);
+    CHECK(report.failures.exceptions == 3);
+    REQUIRE(report.failures.exceptions_thrown.size() == 1);
+    CHECK(report.failures.exceptions_thrown[0].message == "boom");
+    CHECK(report.failures.exceptions_thrown[0].first_iteration == 7);
+    // Failed checks and exceptions fail the run by default.
+    CHECK_FALSE(report.passed);
+    std::set<std::string> metrics;
+    for (const auto& v : report.violations) metrics.insert(v.metric);
+    CHECK(metrics.count("failed_checks") == 1);
+    CHECK(metrics.count("exceptions") == 1);
+    CHECK(report.summary().find("failed check: add_item lost the item (5x") != std::string::npos);
+    // ... unless allowed.
+    mlt::thresholds lenient;
+    lenient.max_failed_checks = 10;
+    lenient.max_exceptions = 3;
+    CHECK(mlt::detail::evaluate_thresholds(report, lenient).empty());
+    // The failures travel with the report.
+    const mlt::json j = report;
+    CHECK(j.get<mlt::load_report>().failures.checks[0].count == 5);
+    CHECK(j["per_step"]["add_item"]["calls"] == 27);
+}
+
+MCP_LOADTEST_CASE("scenario body: thresholds on a step gate the run, under open and staged loads") {
+    auto server = fixture("shop_server.py");
+    mlt::thresholds slo;
+    slo.per_step["add_item"] = {.p99 = 1ns};  // impossible: must be reported
+    slo.per_step["create_cart"] = {.p99 = 5s};
+    slo.per_step["no_such_step"] = {.p99 = 5s};
+    const mlt::workload open = mlt::open_load{.rate = 50, .duration = 1s};
+    auto report = co_await mlt::run(server, open, checkout, slo, quick_options());
+    std::set<std::string> metrics;
+    for (const auto& v : report.violations) metrics.insert(v.metric);
+    CHECK(metrics.count("step:add_item:p99") == 1);
+    CHECK(metrics.count("step:create_cart:p99") == 0);
+    CHECK(metrics.count("step:no_such_step") == 1);
+    CHECK(report.iterations_started == 50);
+
+    const mlt::workload staged = mlt::ramp(mlt::staged_load::driver::users, 1, 3, 2, 500ms);
+    auto ramped = co_await mlt::run(server, staged, checkout, mlt::thresholds{}, quick_options());
+    CHECK(ramped.per_step.at("create_cart").calls() > 0);
+    CHECK(ramped.stages.at(1).stats.calls() > 0);
+    CHECK(ramped.failures.failed_checks == 0);
+}
+
+MCP_LOADTEST_CASE("combinators: concurrently, release_together, repeat, with_timeout, first_of, across sessions") {
+    auto server = fixture("echo_server.py");
+    auto sessions = co_await mlt::open_sessions(server, 2);
+    auto& s = sessions[0];
+    REQUIRE(sessions[0].pid() != sessions[1].pid());
+
+    auto replies = co_await mlt::concurrently(10, [&](std::size_t i) {
+        return s.call_tool("echo", mlt::args("message", "m" + std::to_string(i)));
+    });
+    REQUIRE(replies.size() == 10);
+    for (std::size_t i = 0; i < 10; ++i) CHECK(replies[i].text() == "m" + std::to_string(i));  // each its own reply
+
+    std::vector<asio::awaitable<mlt::call_result>> armed;
+    for (int i = 0; i < 8; ++i) armed.push_back(s.call_tool("echo", mlt::args("message", "x")));
+    auto burst = co_await mlt::release_together(std::move(armed));
+    CHECK(burst.results.size() == 8);
+    for (const auto& r : burst.results) CHECK(r.ok());
+    CHECK(burst.write_spread < burst.results.back().duration + 1s);
+
+    auto three = co_await mlt::repeat(3, [&](std::size_t) { return s.ping(); });
+    CHECK(three.size() == 3);
+    auto some = co_await mlt::repeat_for(200ms, [&](std::size_t) { return s.ping(); });
+    CHECK(some.size() >= 1);
+
+    // The server sleeps 2 s: the time runs out first and the call is cancelled.
+    auto late = co_await mlt::with_timeout(200ms, s.call_tool("sleep", mlt::args("ms", 2000)));
+    CHECK(late.timed_out);
+    CHECK_FALSE(late.value.has_value());
+    auto fast = co_await mlt::with_timeout(5s, sessions[1].call_tool("echo", mlt::args("message", "y")));
+    REQUIRE(fast.value.has_value());
+    CHECK(fast.value->text() == "y");
+
+    // The other session is free: its echo wins over a 1 s sleep here.
+    auto first = co_await mlt::first_of(sessions[0].call_tool("sleep", mlt::args("ms", 1000)),
+                                        sessions[1].call_tool("echo", mlt::args("message", "z")));
+    CHECK(first.index == 1);
+    CHECK(first.value.text() == "z");
+
+    auto across = co_await mlt::concurrently(sessions, 6, [](mlt::session& each, std::size_t i) {
+        return each.call_tool("echo", mlt::args("message", std::to_string(i)));
+    });
+    CHECK(across.size() == 6);
+    for (const auto& r : across) CHECK(r.ok());
+    co_await mlt::close_sessions(sessions);
+}
+
+MCP_LOADTEST_CASE("measure, think and check outside run(): a standalone iteration keeps its own tally") {
+    auto server = fixture("echo_server.py");
+    auto s = co_await mlt::connect(server);
+    mlt::iteration it;
+    auto r = co_await it.measure("echo", s.call_tool("echo", mlt::args("message", "hi")));
+    CHECK(it.check(r.text() == "hi", "echo changed the message"));
+    co_await it.think(1ms);
+    CHECK_FALSE(it.check(false, "a check that fails", "its sample"));
+    auto both = co_await it.measure("two pings", mlt::concurrently(2, [&](std::size_t) { return s.ping(); }));
+    CHECK(both.size() == 2);
+    const auto& tally = it.tally();
+    CHECK(tally.per_step.at("echo").calls() == 1);
+    CHECK(tally.per_step.at("two pings").histogram.count() == 1);
+    CHECK(tally.per_tool.at("echo").calls() == 1);
+    CHECK(tally.failures.failed_checks == 1);
+    CHECK(tally.failures.checks.at(0).sample == "its sample");
+    co_await s.close();
+}
+
 // ---- thresholds --------------------------------------------------------------------
 
 MCP_LOADTEST_CASE("thresholds: violations say expected vs actual; missing evidence fails") {
@@ -217,6 +363,7 @@ MCP_LOADTEST_CASE("abort on critical: a crashing server stops the run early") {
     CHECK(report.aborted);
     CHECK(report.abort_reason.find("crash") != std::string::npos);
     CHECK(report.crashes() >= 1);
+    for (const auto& v : report.violations) CHECK(v.describe().find("..") == std::string::npos);
     CHECK_FALSE(report.passed);
 }
 
@@ -231,6 +378,9 @@ MCP_LOADTEST_CASE("deadlock probe: the lazy-init deadlock is critical within twi
     CHECK(probe.deadlocked == 20);
     CHECK(probe.deadlocked_ids.size() == 20);
     for (const auto& c : probe.calls) CHECK(c.duration < 2s);
+    // A server known to be wedged is killed at once, not waited for: the verdict
+    // comes at 1.5 s (threshold + grace), the probe ends soon after.
+    CHECK(probe.took < 3s);
     const std::string text = mlt::detail::no_deadlock_failure(probe);
     CHECK(text.find("tools/call") != std::string::npos);
     CHECK(text.find(std::to_string(probe.deadlocked_ids.front())) != std::string::npos);
@@ -259,6 +409,11 @@ MCP_LOADTEST_CASE("race check: a racy lazy cache diverges, the locked one does n
     CHECK(report.calls == 10);
     CHECK(report.divergent());
     CHECK(mlt::detail::no_divergence_failure(report).find("different responses") != std::string::npos);
+    // ignore_paths written inline (safe on GCC 12: the list is trivially copyable):
+    // without the content, every answer is the same.
+    auto ignoring = co_await mlt::race_check(racy, "get_config", mlt::json::object(),
+                                             {.concurrent = 10, .ignore_paths = {"/content", "/structuredContent"}});
+    CHECK_FALSE(ignoring.divergent());
 
     auto fixed = fixture("race_server.py", {"--fixed"});
     auto clean = co_await mlt::race_check(fixed, "get_config", mlt::json::object(), mlt::race_options{.concurrent = 10});

@@ -1,16 +1,22 @@
-// Failure texts for the assertion macros (MCP_REQUIRE_PASSED and friends in
-// doctest.hpp / catch2.hpp): what was violated, expected vs actual, and one
+// Failure texts for the assertion macros (MCP_REQUIRE_PASSED and friends,
+// detail/assertion_macros.hpp): what was violated, expected vs actual, and one
 // sentence on what it means. Empty when the check passes.
+//
+// Templates over the report types, so this header includes neither
+// load_report.hpp nor the detectors: every framework adapter includes it, and
+// a test pays only for the reports it actually uses.
 #pragma once
 
-#include <mcp_loadtest/detectors.hpp>
-#include <mcp_loadtest/load_report.hpp>
+#include <mcp_loadtest/detail/format.hpp>
 
 #include <string>
+#include <type_traits>
 
 namespace mcp_loadtest::detail {
 
-inline std::string passed_failure(const load_report& r) {
+/// For a load_report.
+template <class LoadReport>
+std::string passed_failure(const LoadReport& r) {
     if (r.passed) return {};
     std::string s = "the load run did not meet its objectives (" + std::to_string(r.violations.size()) +
                     " violation(s)):\n";
@@ -19,28 +25,36 @@ inline std::string passed_failure(const load_report& r) {
     return s;
 }
 
-inline std::string no_deadlock_failure(const deadlock_report& r) {
+/// For a deadlock_report.
+template <class DeadlockReport>
+std::string no_deadlock_failure(const DeadlockReport& r) {
     if (!r.has_deadlock()) return {};
     if (!r.failed_stage.empty()) return "deadlock probe of '" + r.tool + "' stopped at " + r.failed_stage + ": " + r.explanation;
     return "deadlock probe of '" + r.tool + "': " + std::to_string(r.deadlocked) + " " + r.method +
-           " call(s) never answered (request ids " + join_ids(r.deadlocked_ids) + "). " + r.explanation;
+           " call(s) never answered (request ids " + format_list(r.deadlocked_ids) + "). " + r.explanation;
 }
 
-inline std::string probe_passed_failure(const deadlock_report& r) {
+/// For a deadlock_report.
+template <class DeadlockReport>
+std::string probe_passed_failure(const DeadlockReport& r) {
     if (r.passed()) return {};
     return "deadlock probe of '" + r.tool + "' verdict " + std::string(to_string(r.verdict)) + ": " + r.explanation;
 }
 
-inline std::string no_divergence_failure(const race_report& r) {
+/// For a race_report.
+template <class RaceReport>
+std::string no_divergence_failure(const RaceReport& r) {
     if (!r.divergent()) return {};
     return r.explanation();
 }
 
-inline std::string no_leak_failure(const load_report& r) {
+/// For a load_report.
+template <class LoadReport>
+std::string no_leak_failure(const LoadReport& r) {
     std::string s;
     for (const auto& p : r.processes)
         for (const auto& l : p.leaks)
-            if (l.verdict == leak_verdict::leak)
+            if (l.verdict == std::remove_cvref_t<decltype(l.verdict)>::leak)
                 s += "server[" + std::to_string(p.session) + "] (pid " + std::to_string(p.pid) + ") " + l.resource +
                      ": " + l.explanation + "\n";
     if (s.empty() && r.processes.empty())

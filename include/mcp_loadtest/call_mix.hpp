@@ -34,7 +34,7 @@ using argument_generator = std::function<json(std::uint64_t iteration, load_rng&
 
 /// One tool call in the mix. `{"get_market_data", {{"ticker", "AAPL"}}, 1.0}`.
 struct weighted_call {
-    std::string tool;
+    std::string tool{};
     json arguments = json::object();
     double weight = 1.0;
     argument_generator generate = {};  ///< when set, replaces `arguments` for every call
@@ -45,7 +45,7 @@ enum class on_step_error : std::uint8_t { continue_pattern, abort_pattern };
 
 /// One step of a multi-step pattern.
 struct step {
-    std::string tool;
+    std::string tool{};
     json arguments = json::object();
     std::chrono::nanoseconds think_time{0};  ///< pause after this step
     on_step_error on_error = on_step_error::continue_pattern;
@@ -56,8 +56,8 @@ struct step {
 /// A sequence of calls made by one virtual user in one iteration
 /// (explore-then-act, read-then-write, ...).
 struct pattern {
-    std::string name;
-    std::vector<step> steps;
+    std::string name{};
+    std::vector<step> steps{};
     double weight = 1.0;
 };
 

@@ -1,6 +1,7 @@
 // The result of one request: its outcome, duration and (lazily parsed) payload.
 #pragma once
 
+#include <mcp_loadtest/detail/format.hpp>
 #include <mcp_loadtest/json.hpp>
 #include <mcp_loadtest/outcome.hpp>
 
@@ -65,6 +66,14 @@ struct call_result {
         return parse_payload("error");
     }
 
+    /// The result's `structuredContent` (tools/call), or null when it has none.
+    /// Throws as result() does.
+    [[nodiscard]] json structured() const {
+        const json r = result();
+        const auto it = r.find("structuredContent");
+        return it == r.end() ? json(nullptr) : *it;
+    }
+
     /// Concatenated `text` items of a tools/call or prompts/get result's content.
     /// Throws as result() does, and when a text item's "text" is not a string.
     [[nodiscard]] std::string text() const {
@@ -101,9 +110,7 @@ struct call_result {
     [[nodiscard]] std::string describe() const {
         std::string s(to_string(outcome));
         s += " after ";
-        s += std::to_string(std::chrono::duration_cast<std::chrono::microseconds>(duration).count() /
-                            1000.0);
-        s += " ms";
+        s += detail::format_duration(std::chrono::duration_cast<std::chrono::microseconds>(duration));
         if (!message.empty()) s += ": " + message;
         return s;
     }

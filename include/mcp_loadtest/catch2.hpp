@@ -19,83 +19,26 @@
 #include <mcp_loadtest/when_all.hpp>
 
 #ifdef CATCH_CONFIG_PREFIX_ALL
-#define MCP_LOADTEST_DETAIL_CATCH_CASE CATCH_TEST_CASE
-#define MCP_LOADTEST_DETAIL_CATCH_FAIL_CHECK CATCH_FAIL_CHECK
 #define MCP_LOADTEST_DETAIL_CATCH_INFO CATCH_INFO
 #define MCP_LOADTEST_DETAIL_CATCH_CHECK CATCH_CHECK
 #define MCP_LOADTEST_DETAIL_CATCH_REQUIRE CATCH_REQUIRE
+#define MCP_LOADTEST_DETAIL_TEST_CASE CATCH_TEST_CASE
+#define MCP_LOADTEST_DETAIL_CASE_FAILED CATCH_FAIL_CHECK
 #else
-#define MCP_LOADTEST_DETAIL_CATCH_CASE TEST_CASE
-#define MCP_LOADTEST_DETAIL_CATCH_FAIL_CHECK FAIL_CHECK
 #define MCP_LOADTEST_DETAIL_CATCH_INFO INFO
 #define MCP_LOADTEST_DETAIL_CATCH_CHECK CHECK
 #define MCP_LOADTEST_DETAIL_CATCH_REQUIRE REQUIRE
+#define MCP_LOADTEST_DETAIL_TEST_CASE TEST_CASE
+#define MCP_LOADTEST_DETAIL_CASE_FAILED FAIL_CHECK
 #endif
 
-/// A Catch2 test case whose body is a coroutine. Arguments: name, then tags.
-#define MCP_LOADTEST_CASE(...)                                                                      \
-    MCP_LOADTEST_DETAIL_CASE(MCP_LOADTEST_DETAIL_CATCH_CASE, MCP_LOADTEST_DETAIL_CATCH_FAIL_CHECK,  \
-                             MCP_LOADTEST_DETAIL_UNIQUE(mcp_loadtest_case_body_),                   \
-                             ::mcp_loadtest::default_case_time_limit(), __VA_ARGS__)
-
-#define MCP_LOADTEST_CASE_LIMIT(limit, ...)                                                         \
-    MCP_LOADTEST_DETAIL_CASE(MCP_LOADTEST_DETAIL_CATCH_CASE, MCP_LOADTEST_DETAIL_CATCH_FAIL_CHECK,  \
-                             MCP_LOADTEST_DETAIL_UNIQUE(mcp_loadtest_case_body_),                   \
-                             std::chrono::duration_cast<std::chrono::milliseconds>(limit), __VA_ARGS__)
-
-#define MCP_CHECK_OK(...)                                                                           \
+// The adapter's primitives (see detail/assertion_macros.hpp). INFO is scoped:
+// it shows on the assertion that follows it. Catch2 v2 assertions are not
+// thread-safe, which is fine: case bodies run on the test's own thread.
+#define MCP_LOADTEST_DETAIL_ASSERT(KIND, cond, message)                                             \
     do {                                                                                            \
-        const ::mcp_loadtest::call_result& mcp_loadtest_r = (__VA_ARGS__);                         \
-        MCP_LOADTEST_DETAIL_CATCH_INFO(mcp_loadtest_r.describe_call() << ": " << mcp_loadtest_r.describe()); \
-        MCP_LOADTEST_DETAIL_CATCH_CHECK(mcp_loadtest_r.ok());                                       \
-    } while (false)
-#define MCP_REQUIRE_OK(...)                                                                         \
-    do {                                                                                            \
-        const ::mcp_loadtest::call_result& mcp_loadtest_r = (__VA_ARGS__);                         \
-        MCP_LOADTEST_DETAIL_CATCH_INFO(mcp_loadtest_r.describe_call() << ": " << mcp_loadtest_r.describe()); \
-        MCP_LOADTEST_DETAIL_CATCH_REQUIRE(mcp_loadtest_r.ok());                                     \
-    } while (false)
-#define MCP_CHECK_OUTCOME(result, expected)                                                         \
-    do {                                                                                            \
-        const ::mcp_loadtest::call_result& mcp_loadtest_r = (result);                               \
-        MCP_LOADTEST_DETAIL_CATCH_INFO(mcp_loadtest_r.describe_call() << ": expected "              \
-                                       << ::mcp_loadtest::to_string(expected) << ", got "           \
-                                       << mcp_loadtest_r.describe());                               \
-        MCP_LOADTEST_DETAIL_CATCH_CHECK(mcp_loadtest_r.outcome == (expected));                      \
+        MCP_LOADTEST_DETAIL_CATCH_INFO(message);                                                    \
+        MCP_LOADTEST_DETAIL_CATCH_##KIND(cond);                                                     \
     } while (false)
 
-// ---- load reports and detectors ----------------------------------------------
-
-#define MCP_LOADTEST_DETAIL_CATCH_ASSERT(MACRO, text_expr)                                          \
-    do {                                                                                            \
-        const std::string mcp_loadtest_text = (text_expr);                                          \
-        MCP_LOADTEST_DETAIL_CATCH_INFO(mcp_loadtest_text);                                          \
-        MACRO(mcp_loadtest_text.empty());                                                           \
-    } while (false)
-
-#define MCP_CHECK_PASSED(report) \
-    MCP_LOADTEST_DETAIL_CATCH_ASSERT(MCP_LOADTEST_DETAIL_CATCH_CHECK, ::mcp_loadtest::detail::passed_failure(report))
-#define MCP_REQUIRE_PASSED(report) \
-    MCP_LOADTEST_DETAIL_CATCH_ASSERT(MCP_LOADTEST_DETAIL_CATCH_REQUIRE, ::mcp_loadtest::detail::passed_failure(report))
-#define MCP_CHECK_NO_DEADLOCK(probe) \
-    MCP_LOADTEST_DETAIL_CATCH_ASSERT(MCP_LOADTEST_DETAIL_CATCH_CHECK, ::mcp_loadtest::detail::no_deadlock_failure(probe))
-#define MCP_REQUIRE_NO_DEADLOCK(probe) \
-    MCP_LOADTEST_DETAIL_CATCH_ASSERT(MCP_LOADTEST_DETAIL_CATCH_REQUIRE, ::mcp_loadtest::detail::no_deadlock_failure(probe))
-#define MCP_CHECK_NO_DIVERGENCE(race) \
-    MCP_LOADTEST_DETAIL_CATCH_ASSERT(MCP_LOADTEST_DETAIL_CATCH_CHECK, ::mcp_loadtest::detail::no_divergence_failure(race))
-#define MCP_REQUIRE_NO_DIVERGENCE(race) \
-    MCP_LOADTEST_DETAIL_CATCH_ASSERT(MCP_LOADTEST_DETAIL_CATCH_REQUIRE, ::mcp_loadtest::detail::no_divergence_failure(race))
-#define MCP_CHECK_NO_LEAK(report) \
-    MCP_LOADTEST_DETAIL_CATCH_ASSERT(MCP_LOADTEST_DETAIL_CATCH_CHECK, ::mcp_loadtest::detail::no_leak_failure(report))
-#define MCP_REQUIRE_NO_LEAK(report) \
-    MCP_LOADTEST_DETAIL_CATCH_ASSERT(MCP_LOADTEST_DETAIL_CATCH_REQUIRE, ::mcp_loadtest::detail::no_leak_failure(report))
-#define MCP_CHECK_SLO(report, ...)                                                                  \
-    do {                                                                                            \
-        MCP_LOADTEST_DETAIL_CATCH_INFO((report).summary());                                         \
-        MCP_LOADTEST_DETAIL_CATCH_CHECK(__VA_ARGS__);                                               \
-    } while (false)
-#define MCP_REQUIRE_SLO(report, ...)                                                                \
-    do {                                                                                            \
-        MCP_LOADTEST_DETAIL_CATCH_INFO((report).summary());                                         \
-        MCP_LOADTEST_DETAIL_CATCH_REQUIRE(__VA_ARGS__);                                             \
-    } while (false)
+#include <mcp_loadtest/detail/assertion_macros.hpp>

@@ -11,6 +11,7 @@
 #include <optional>
 #include <stdexcept>
 #include <string>
+#include <type_traits>
 #include <string_view>
 #include <vector>
 
@@ -59,15 +60,15 @@ using request_handler = std::function<json(const json& params)>;
 
 /// A notification the server sent (progress, log message, list changed...).
 struct notification {
-    std::string method;
-    json params;
-    std::chrono::steady_clock::time_point received_at;
+    std::string method{};
+    json params{};
+    std::chrono::steady_clock::time_point received_at{};
 };
 
 /// One root offered to the server through roots/list.
 struct root {
-    std::string uri;   ///< file:// URI
-    std::string name;
+    std::string uri{};   ///< file:// URI
+    std::string name{};
 };
 
 struct client_options {
@@ -78,7 +79,7 @@ struct client_options {
     /// Pin an exact version: a legacy one is offered in initialize, a modern
     /// one is sent in every request's _meta (and selects that era). Empty: the
     /// newest supported version of the era in use.
-    std::string protocol_version;
+    std::string protocol_version{};
     /// Versions accepted when the server answers with another one.
     std::vector<std::string> accepted_versions = supported_protocol_versions();
     std::string client_name = "mcp-loadtest";
@@ -86,13 +87,13 @@ struct client_options {
 
     /// Declares the roots capability and answers roots/list with these
     /// (set `declare_roots` to declare it with an empty list).
-    std::vector<root> roots;
+    std::vector<root> roots{};
     bool declare_roots = false;
     /// Answers for server→client requests, by method. A request with no
     /// handler is answered with a JSON-RPC error (-32601), never left waiting.
     /// A handler for "sampling/createMessage" or "elicitation/create" declares
     /// that capability in initialize.
-    std::map<std::string, request_handler> request_handlers;
+    std::map<std::string, request_handler> request_handlers{};
     /// Extra capabilities merged into the declared ones (initialize, or every
     /// modern request's _meta).
     json extra_capabilities = json::object();
@@ -105,10 +106,10 @@ struct client_options {
     /// fails (a server may keep asking forever).
     std::uint32_t max_input_rounds = 16;
     /// Modern era: _meta logLevel on every request (opt-in to notifications/message); empty: none.
-    std::string log_level;
+    std::string log_level{};
 
     /// Called for every notification the server sends.
-    std::function<void(const notification&)> on_notification;
+    std::function<void(const notification&)> on_notification{};
     /// How many notifications session::notifications() keeps (oldest dropped).
     std::size_t notification_history = 1000;
 
@@ -131,5 +132,7 @@ struct call_options {
     /// Ask for progress notifications (adds _meta.progressToken = request id).
     bool progress = false;
 };
+// Written inline inside co_await: must stay trivially copyable (docs/index.md#compiler-notes).
+static_assert(std::is_trivially_copyable_v<call_options>);
 
 }  // namespace mcp_loadtest

@@ -1,4 +1,4 @@
-// Leak detection on a server's samples (design document §15.3): discard the
+// Leak detection on a server's samples (docs/load-testing.md#process-sampling-and-leak-detection): discard the
 // warm-up, fit a straight line to each resource over time, and call it a leak
 // when the line predicts more growth over the run than allowed and fits well.
 //
@@ -6,6 +6,7 @@
 //     for (const auto& f : findings) CHECK_MESSAGE(f.verdict != mlt::leak_verdict::leak, f.explanation);
 #pragma once
 
+#include <mcp_loadtest/detail/format.hpp>
 #include <mcp_loadtest/json.hpp>
 #include <mcp_loadtest/process_sampling.hpp>
 
@@ -120,22 +121,6 @@ struct leak_options {
 
 namespace detail {
 
-/// 3 significant digits without exponents for everyday magnitudes: "0.31", "18.6", "60", "1234".
-inline std::string leak_number(double v) {
-    char buf[48];
-    const double a = std::fabs(v);
-    if (a == 0) return "0";
-    if (a < 0.001) std::snprintf(buf, sizeof buf, "%.1e", v);
-    else if (a < 1) std::snprintf(buf, sizeof buf, "%.2g", v);
-    else if (a < 100) std::snprintf(buf, sizeof buf, "%.3g", v);
-    else std::snprintf(buf, sizeof buf, "%.0f", v);
-    return buf;
-}
-
-inline std::string leak_seconds(std::chrono::nanoseconds d) {
-    return leak_number(std::chrono::duration<double>(d).count()) + " s";
-}
-
 struct leak_resource {
     const char* name;    // the analysis' resource id
     const char* noun;    // how the explanation names it
@@ -152,10 +137,10 @@ inline leak_analysis analyse_resource(const std::vector<process_sample>& kept, s
     a.threshold = threshold;
     a.warmup_discarded = discarded;
     const std::string after = discarded > std::chrono::nanoseconds(0)
-                                  ? " after a " + leak_seconds(discarded) + " warm-up"
+                                  ? " after a " + format_seconds(discarded) + " warm-up"
                                   : " (no warm-up discarded)";
     const std::string unit = res.unit;
-    const std::string allowed = leak_number(threshold) + unit + " allowed";
+    const std::string allowed = format_plain(threshold) + unit + " allowed";
 
     std::vector<std::pair<double, double>> points;
     points.reserve(kept.size());
@@ -172,30 +157,30 @@ inline leak_analysis analyse_resource(const std::vector<process_sample>& kept, s
         return a;
     }
     a.predicted_growth = a.fit.slope_per_s * std::chrono::duration<double>(span).count();
-    const std::string over = " over " + leak_seconds(span);
+    const std::string over = " over " + format_seconds(span);
     char r2[16];
     std::snprintf(r2, sizeof r2, "%.2f", a.fit.r2);
-    const std::string trend = leak_number(a.fit.slope_per_s) + unit + "/s (R² " + r2 + ")";
+    const std::string trend = format_plain(a.fit.slope_per_s) + unit + "/s (R² " + r2 + ")";
     std::string noun = res.noun;
     noun[0] = static_cast<char>(std::toupper(static_cast<unsigned char>(noun[0])));
 
     if (a.predicted_growth > threshold && a.fit.r2 >= opt.min_r2) {
         a.verdict = leak_verdict::leak;
-        a.explanation = noun + " grew " + trend + after + ": " + leak_number(a.predicted_growth) + unit +
+        a.explanation = noun + " grew " + trend + after + ": " + format_plain(a.predicted_growth) + unit +
                         " predicted" + over + ", above the " + allowed + ". " + res.advice;
     } else if (a.predicted_growth > threshold) {
         a.verdict = leak_verdict::indeterminate;
-        a.explanation = noun + " trends up " + trend + ", " + leak_number(a.predicted_growth) + unit + over +
-                        " (above the " + allowed + "), but the fit is poor (R² below " + leak_number(opt.min_r2) +
+        a.explanation = noun + " trends up " + trend + ", " + format_plain(a.predicted_growth) + unit + over +
+                        " (above the " + allowed + "), but the fit is poor (R² below " + format_plain(opt.min_r2) +
                         "): too noisy to conclude. Run longer, or under steadier load, to tell a leak from noise.";
     } else {
         a.verdict = leak_verdict::no_leak;
         const bool flat = a.fit.slope_per_s == 0 && a.fit.r2 == 1.0;
         if (flat)
-            a.explanation = noun + " stayed flat at " + leak_number(points.front().second) + res.level + over + after +
+            a.explanation = noun + " stayed flat at " + format_plain(points.front().second) + res.level + over + after +
                             " (" + allowed + ").";
         else
-            a.explanation = noun + " stayed within the " + allowed + ": " + leak_number(a.predicted_growth) + unit +
+            a.explanation = noun + " stayed within the " + allowed + ": " + format_plain(a.predicted_growth) + unit +
                             " predicted" + over + " (trend " + trend + ")" + after + ".";
     }
     return a;
@@ -204,7 +189,7 @@ inline leak_analysis analyse_resource(const std::vector<process_sample>& kept, s
 }  // namespace detail
 
 /// Analyses RSS, open descriptors and threads of one process (pass
-/// `sampler.samples_of(pid)`, in time order), in that order. Per §15.3:
+/// `sampler.samples_of(pid)`, in time order), in that order. As docs/load-testing.md#process-sampling-and-leak-detection describes:
 /// samples in the warm-up are discarded; a line is fitted to the rest;
 /// growth = slope × analysed duration. Growth above the threshold is a leak
 /// when R² ≥ min_r2, else indeterminate; otherwise no leak. A series that

@@ -2,6 +2,7 @@
 // convertible to and from JSON (schema: docs/schema/load_report.schema.json).
 #pragma once
 
+#include <mcp_loadtest/detail/format.hpp>
 #include <mcp_loadtest/histogram.hpp>
 #include <mcp_loadtest/json.hpp>
 #include <mcp_loadtest/leak_detection.hpp>
@@ -101,6 +102,46 @@ struct server_process_report {
     std::vector<process_sample> samples;
 };
 
+/// Failures of a scenario body that are not calls: one group per message.
+struct failure_group {
+    std::string message;                ///< check(): its `what`; an exception: its what()
+    std::uint64_t count = 0;
+    std::uint64_t first_iteration = 0;  ///< the index of the iteration where it first happened
+    std::string sample;                 ///< check(): the first `detail` given (at most 500 bytes)
+};
+
+/// What scenario bodies reported besides their calls: failed check()s and
+/// exceptions thrown out of a body (the run caught them and went on).
+struct scenario_failures {
+    static constexpr std::size_t max_groups = 100;  ///< distinct messages kept; all are counted
+    std::uint64_t failed_checks = 0;
+    std::uint64_t exceptions = 0;
+    std::vector<failure_group> checks;      ///< in order of first occurrence
+    std::vector<failure_group> exceptions_thrown;
+
+    [[nodiscard]] bool empty() const noexcept { return failed_checks == 0 && exceptions == 0; }
+    void add_check(std::string_view what, std::string_view detail, std::uint64_t iteration) {
+        ++failed_checks;
+        add(checks, what, detail, iteration);
+    }
+    void add_exception(std::string_view what, std::uint64_t iteration) {
+        ++exceptions;
+        add(exceptions_thrown, what, {}, iteration);
+    }
+
+private:
+    static void add(std::vector<failure_group>& groups, std::string_view what, std::string_view detail,
+                    std::uint64_t iteration) {
+        for (auto& g : groups)
+            if (g.message == what) {
+                ++g.count;
+                return;
+            }
+        if (groups.size() >= max_groups) return;
+        groups.push_back({std::string(what), 1, iteration, std::string(detail.substr(0, 500))});
+    }
+};
+
 struct load_report {
     std::string run_id;
     std::string started_at;  ///< ISO 8601 UTC
@@ -123,6 +164,9 @@ struct load_report {
     call_stats overall;
     std::map<std::string, call_stats> per_tool;
     std::map<std::string, call_stats> per_method;
+    /// Scenario bodies: each step named in iteration::measure(name, ...).
+    std::map<std::string, call_stats, std::less<>> per_step;
+    scenario_failures failures;  ///< failed checks and exceptions of scenario bodies
     double throughput_rps = 0;  ///< calls ended per second of run time
     std::vector<timeline_point> timeline;
 
@@ -154,7 +198,6 @@ struct load_report {
 // ---- JSON -----------------------------------------------------------------------
 
 namespace detail {
-inline double ms(std::chrono::nanoseconds d) noexcept { return static_cast<double>(d.count()) / 1e6; }
 
 template <class T>
 void put_optional(json& j, const char* key, const std::optional<T>& v) {
@@ -371,6 +414,21 @@ inline void read_report(const report_reader& r, threshold_violation& v) {
 
 inline void read_report(const report_reader& r, std::string& s) { s = r.string(); }
 
+inline void read_report(const report_reader& r, failure_group& g) {
+    g.message = r["message"].string();
+    g.count = r["count"].non_negative_integer();
+    g.first_iteration = r["first_iteration"].non_negative_integer();
+    const auto sample = r.find("sample");
+    g.sample = sample ? sample->string() : "";
+}
+
+inline void read_report(const report_reader& r, scenario_failures& f) {
+    f.failed_checks = r["failed_checks"].non_negative_integer();
+    f.exceptions = r["exceptions"].non_negative_integer();
+    f.checks = read_all<failure_group>(r["checks"]);
+    f.exceptions_thrown = read_all<failure_group>(r["exceptions_thrown"]);
+}
+
 inline std::string optional_string(const report_reader& r, const char* key) {
     const auto v = r.find(key);
     return v ? v->string() : std::string();
@@ -424,6 +482,17 @@ inline void to_json(json& j, const threshold_violation& v) {
 }
 inline void from_json(const json& j, threshold_violation& v) { detail::read_report({j, "threshold_violation"}, v); }
 
+inline void to_json(json& j, const failure_group& g) {
+    j = json{{"message", g.message}, {"count", g.count}, {"first_iteration", g.first_iteration}, {"sample", g.sample}};
+}
+inline void from_json(const json& j, failure_group& g) { detail::read_report({j, "failure_group"}, g); }
+
+inline void to_json(json& j, const scenario_failures& f) {
+    j = json{{"failed_checks", f.failed_checks}, {"exceptions", f.exceptions}, {"checks", f.checks},
+             {"exceptions_thrown", f.exceptions_thrown}};
+}
+inline void from_json(const json& j, scenario_failures& f) { detail::read_report({j, "scenario_failures"}, f); }
+
 inline void to_json(json& j, const load_report& r) {
     j = json{{"schema", "mcp-loadtest/load_report/v1"},
              {"run_id", r.run_id},
@@ -445,6 +514,8 @@ inline void to_json(json& j, const load_report& r) {
              {"overall", r.overall},
              {"per_tool", r.per_tool},
              {"per_method", r.per_method},
+             {"per_step", r.per_step},
+             {"failures", r.failures},
              {"throughput_rps", r.throughput_rps},
              {"timeline", r.timeline},
              {"stages", r.stages},
@@ -493,12 +564,16 @@ inline void from_json(const json& j, load_report& r) {
     r.iterations_completed = in["iterations_completed"].non_negative_integer();
     r.dropped = in["dropped"].non_negative_integer();
     detail::read_report(in["overall"], r.overall);
-    const auto read_map = [](const detail::report_reader& from, std::map<std::string, call_stats>& to) {
+    const auto read_map = [](const detail::report_reader& from, auto& to) {
         to.clear();
         from.each_member([&](const std::string& name, const detail::report_reader& v) { read_report(v, to[name]); });
     };
     read_map(in["per_tool"], r.per_tool);
     read_map(in["per_method"], r.per_method);
+    if (const auto steps = in.find("per_step")) read_map(*steps, r.per_step);
+    else r.per_step.clear();
+    if (const auto failures = in.find("failures")) detail::read_report(*failures, r.failures);
+    else r.failures = {};
     r.throughput_rps = in["throughput_rps"].non_negative();
     r.timeline = detail::read_all<timeline_point>(in["timeline"]);
     r.stages = detail::read_all<stage_report>(in["stages"]);
@@ -541,6 +616,11 @@ inline std::string load_report::summary() const {
             outcomes += (outcomes.empty() ? "" : ", ") + std::to_string(overall.outcomes[o]) + " " + std::string(to_string(o));
     if (!outcomes.empty()) s += "failures: " + outcomes + "\n";
     if (dropped) s += std::to_string(dropped) + " arrivals dropped (the in-flight cap was reached)\n";
+    for (const auto& g : failures.checks)
+        s += "failed check: " + g.message + " (" + std::to_string(g.count) + "x, first in iteration " +
+             std::to_string(g.first_iteration) + (g.sample.empty() ? ")" : "; " + g.sample.substr(0, 120) + ")") + "\n";
+    for (const auto& g : failures.exceptions_thrown)
+        s += "exception in scenario: " + g.message + " (" + std::to_string(g.count) + "x)\n";
     if (generator.saturated) s += "load generator: " + generator.explanation + "\n";
     if (breaking_stage) s += "breaking point: " + breaking_reason + "\n";
     if (aborted) s += "aborted: " + abort_reason + "\n";

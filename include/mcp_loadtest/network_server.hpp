@@ -25,8 +25,8 @@ using namespace std::chrono_literals;
 
 /// A header sent with every HTTP request (and the WebSocket handshake).
 struct http_header {
-    std::string name;
-    std::string value;
+    std::string name{};
+    std::string value{};
     bool secret = false;  ///< redact the value in messages (implied for Authorization, Cookie, *key*, *token*)
 
     [[nodiscard]] bool is_secret() const {
@@ -56,15 +56,15 @@ struct network_limits {
 /// TLS for https:// and wss:// URLs (needs OpenSSL: see docs/transports.md).
 struct tls_options {
     bool verify = true;   ///< check the certificate chain and the host name (never turn off outside tests)
-    std::string ca_file;  ///< extra trusted CA / self-signed certificate (PEM), besides the system store
+    std::string ca_file{};  ///< extra trusted CA / self-signed certificate (PEM), besides the system store
 };
 
 /// A server speaking MCP Streamable HTTP (2025-03-26 .. 2025-11-25) or the
 /// stateless modern HTTP transport (2026-07-28) at one endpoint.
 struct http_server {
-    std::string url;                    ///< the MCP endpoint, e.g. http://127.0.0.1:3001/mcp
-    std::vector<http_header> headers;   ///< extra headers on every request
-    std::string bearer_token;           ///< sent as Authorization: Bearer …; never printed
+    std::string url{};                    ///< the MCP endpoint, e.g. http://127.0.0.1:3001/mcp
+    std::vector<http_header> headers{};   ///< extra headers on every request
+    std::string bearer_token{};           ///< sent as Authorization: Bearer …; never printed
     std::size_t connections = 16;       ///< keep-alive pool size; concurrent calls spread over it
     bool open_get_stream = true;        ///< open the standalone GET stream for server-initiated messages
     bool delete_on_close = true;        ///< DELETE the session when the session is closed
@@ -79,9 +79,9 @@ struct http_server {
 /// A server speaking the legacy HTTP+SSE transport (2024-11-05): GET the SSE
 /// endpoint, POST messages to the URL its `endpoint` event names.
 struct sse_server {
-    std::string url;                    ///< the SSE endpoint, e.g. http://127.0.0.1:3001/sse
-    std::vector<http_header> headers;
-    std::string bearer_token;
+    std::string url{};                    ///< the SSE endpoint, e.g. http://127.0.0.1:3001/sse
+    std::vector<http_header> headers{};
+    std::string bearer_token{};
     std::size_t connections = 16;       ///< keep-alive pool for the POSTs
     tls_options tls{};
     network_limits limits{};
@@ -89,9 +89,9 @@ struct sse_server {
 
 /// A server speaking JSON-RPC over WebSocket (RFC 6455), one message per text frame.
 struct websocket_server {
-    std::string url;                    ///< ws://host:port/path
-    std::vector<http_header> headers;   ///< sent with the opening handshake
-    std::string bearer_token;
+    std::string url{};                    ///< ws://host:port/path
+    std::vector<http_header> headers{};   ///< sent with the opening handshake
+    std::string bearer_token{};
     std::string subprotocol = "mcp";    ///< Sec-WebSocket-Protocol offered (empty: none)
     tls_options tls{};
     network_limits limits{};
@@ -100,7 +100,7 @@ struct websocket_server {
 /// A server speaking newline-delimited JSON-RPC (the stdio framing) over a
 /// TCP or Unix domain socket: "tcp://host:port" or "unix:///path/to.sock".
 struct socket_server {
-    std::string url;
+    std::string url{};
     network_limits limits{};
 };
 

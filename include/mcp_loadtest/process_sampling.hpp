@@ -1,6 +1,6 @@
 // Sampling servers' RSS, CPU, open descriptors and threads from Linux /proc
 // while a test drives them: the input of the leak detector (leak_detection.hpp)
-// and of the process figures of a report (design document §14.3).
+// and of the process figures of a report (docs/load-testing.md#process-sampling-and-leak-detection).
 //
 //     mlt::process_sampler sampler(co_await asio::this_coro::executor, 50ms);
 //     sampler.add(session.pid(), "my_server");

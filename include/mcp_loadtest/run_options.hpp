@@ -26,17 +26,17 @@ struct run_options {
     std::chrono::milliseconds sample_interval{1000};
     /// Further processes to sample: a network server is not spawned by the
     /// run, so name its pid here (server_process::pid() when launch() started it).
-    std::vector<pid_t> sample_pids;
+    std::vector<pid_t> sample_pids{};
     /// Leak detection on the samples. A zero warm-up means: the first 20 % of
     /// the run, at most 30 s.
     leak_options leak{.warmup = std::chrono::milliseconds(0)};
     /// Write one JSON line per call (and per process sample) here; empty: no trace.
-    std::filesystem::path trace_path;
+    std::filesystem::path trace_path{};
     std::chrono::milliseconds timeline_bucket{1000};
     /// Staged workloads: a stage breaks when its p99 or error rate crosses these
     /// (unset: the run's p99 / error_rate thresholds).
-    std::optional<std::chrono::nanoseconds> breaking_p99;
-    std::optional<double> breaking_error_rate;
+    std::optional<std::chrono::nanoseconds> breaking_p99{};
+    std::optional<double> breaking_error_rate{};
     /// Bound on connecting the sessions and on closing them at the end.
     std::chrono::milliseconds close_timeout{10000};
 };

@@ -34,13 +34,13 @@ struct shutdown_policy {
 ///
 ///     mcp_loadtest::stdio_server{"python3", {"-m", "my_server"}}
 struct stdio_server {
-    std::string command;                       ///< looked up on PATH if it has no '/'
-    std::vector<std::string> args;
-    std::map<std::string, std::string> env;    ///< added to (or replacing) the environment
+    std::string command{};                       ///< looked up on PATH if it has no '/'
+    std::vector<std::string> args{};
+    std::map<std::string, std::string> env{};    ///< added to (or replacing) the environment
     bool inherit_environment = true;           ///< start from the test's environment
-    std::filesystem::path working_dir;         ///< empty: the test's working directory
+    std::filesystem::path working_dir{};         ///< empty: the test's working directory
     stderr_mode stderr_to = stderr_mode::inherit;
-    std::filesystem::path stderr_path;         ///< file for capture/tee (truncated at spawn)
+    std::filesystem::path stderr_path{};         ///< file for capture/tee (truncated at spawn)
     std::size_t stderr_tail_bytes = 64 * 1024; ///< in-memory tail kept for messages
     std::size_t max_message_size = 16 * 1024 * 1024;  ///< longest accepted stdout line
     std::chrono::milliseconds startup_timeout = 10s;   ///< bound on the whole opening (era detection + initialize)

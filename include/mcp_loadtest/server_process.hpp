@@ -30,7 +30,7 @@ struct launch_options {
     /// "MCP_LOADTEST_LISTENING http://127.0.0.1:port/mcp"). Used when `url` is empty.
     std::string url_line_prefix = "MCP_LOADTEST_LISTENING ";
     /// A known URL: ready once its host and port accept a TCP connection.
-    std::string url;
+    std::string url{};
     std::chrono::milliseconds ready_timeout = std::chrono::seconds(10);
 };
 
@@ -113,8 +113,8 @@ private:
 
 namespace detail {
 struct launch_job {
-    stdio_server command;
-    launch_options options;
+    stdio_server command{};
+    launch_options options{};
 };
 }  // namespace detail
 

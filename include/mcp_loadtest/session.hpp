@@ -1,33 +1,43 @@
 // An MCP client session with one server, driven with co_await.
 //
-//     auto s = co_await mcp_loadtest::connect(mcp_loadtest::stdio_server{"python3", {"server.py"}});
-//     auto reply = co_await s.call_tool("echo", {{"message", "hi"}}, {.timeout = 5s});
+//     const mcp_loadtest::stdio_server server{"python3", {"server.py"}};
+//     auto s = co_await mcp_loadtest::connect(server);
+//     auto reply = co_await s.call_tool("echo", mcp_loadtest::args("message", "hi"), {.timeout = 5s});
 //
 // Every operation is bounded (per-call timeout, optional session deadline) and
 // ends in exactly one outcome of the taxonomy (outcome.hpp). Any number of calls
 // may be in flight at once on one session: they are pipelined on one pipe and
 // correlated by id. A session is used from the executor it was created on.
+//
+// This header brings the stdio transport only: a network server description
+// also needs its transport's header (mcp_loadtest/http.hpp, websocket.hpp or
+// socket.hpp; network.hpp for all), so a stdio test compiles no network code.
+// The opening and the protocol eras are detail/handshake.hpp; every JSON-RPC
+// line is written by detail/jsonrpc_writer.hpp.
 #pragma once
 
+#include <mcp_loadtest/any_server.hpp>
 #include <mcp_loadtest/call_result.hpp>
 #include <mcp_loadtest/client_options.hpp>
 #include <mcp_loadtest/detail/asio_compat.hpp>
-#include <mcp_loadtest/any_server.hpp>
+#include <mcp_loadtest/detail/handshake.hpp>
+#include <mcp_loadtest/detail/jsonrpc_writer.hpp>
 #include <mcp_loadtest/detail/make_transport.hpp>
+#include <mcp_loadtest/detail/send_request.hpp>
 #include <mcp_loadtest/detail/session_core.hpp>
+#include <mcp_loadtest/detail/transport_registry.hpp>
 #include <mcp_loadtest/json.hpp>
 #include <mcp_loadtest/process_audit.hpp>
+#include <mcp_loadtest/process_status.hpp>
 #include <mcp_loadtest/server.hpp>
 #include <mcp_loadtest/session_info.hpp>
 
-#include <algorithm>
-#include <chrono>
-#include <map>
+#include <cstddef>
+#include <deque>
 #include <memory>
-#include <mutex>
 #include <optional>
 #include <set>
-#include <variant>
+#include <stdexcept>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -36,65 +46,7 @@
 namespace mcp_loadtest {
 
 namespace detail {
-/// Which era each server spoke, keyed by transport and server description
-/// (the spec asks clients to cache it per server process or origin).
-struct era_cache {
-    static std::optional<protocol_era> find(const std::string& key) {
-        std::lock_guard<std::mutex> lock(mutex());
-        auto it = map().find(key);
-        if (it == map().end()) return std::nullopt;
-        return it->second;
-    }
-    static void store(const std::string& key, protocol_era era) {
-        std::lock_guard<std::mutex> lock(mutex());
-        map()[key] = era;
-    }
-    static void clear() {
-        std::lock_guard<std::mutex> lock(mutex());
-        map().clear();
-    }
-
-private:
-    static std::map<std::string, protocol_era>& map() {
-        static std::map<std::string, protocol_era> m;
-        return m;
-    }
-    static std::mutex& mutex() {
-        static std::mutex m;
-        return m;
-    }
-};
-
-/// handshake() ended a stdio server by probing it (it died on server/discover):
-/// connect() starts a fresh process for the legacy handshake.
-struct restart_needed {};
-
-/// The opening's time: startup_timeout bounds all of it (the era probe, a
-/// restart, a fallback, initialize), not each step anew.
-struct opening_budget {
-    using clock = std::chrono::steady_clock;
-    clock::time_point deadline;
-    std::chrono::milliseconds total{0};
-    std::string spent_on;  // what used part of it before initialize, for messages
-
-    static opening_budget starting_now(std::chrono::milliseconds startup_timeout) {
-        return {clock::now() + startup_timeout, startup_timeout, {}};
-    }
-    /// What is left, at least 1 ms (a call timeout of 0 would mean "the default").
-    [[nodiscard]] std::chrono::milliseconds left() const {
-        const auto rest = std::chrono::ceil<std::chrono::milliseconds>(deadline - clock::now());
-        return std::max(rest, std::chrono::milliseconds(1));
-    }
-};
 struct session_opener;
-
-struct start_request_initiation {
-    std::shared_ptr<session_core> core;
-    template <class Handler>
-    void operator()(Handler&& handler, session_core::request_line req) const {
-        core->start_request(std::move(req), call_completion(std::forward<Handler>(handler)));
-    }
-};
 }  // namespace detail
 
 struct tool_info {
@@ -175,26 +127,11 @@ public:
         req.method.assign("tools/call");
         req.tool.assign(name);
         req.options = options;
-        using namespace std::string_view_literals;
-        std::string& line = req.line;
         const bool modern = c.era() == protocol_era::modern;
-        line.reserve(96 + name.size() + args.text().size() + (modern ? c.meta_members().size() + 16 : 0));
-        line += R"({"jsonrpc":"2.0","id":)"sv;
-        detail::append_uint(line, req.id);
-        if (modern) {
-            line += R"(,"method":"tools/call","params":{)"sv;
-            req.params_members_at = static_cast<std::uint32_t>(line.size());
-            append_modern_meta(line, c, req);
-            line += R"("name":)"sv;
-        } else {
-            line += R"(,"method":"tools/call","params":{"name":)"sv;  // one append on the hot path
-            req.params_members_at = static_cast<std::uint32_t>(line.size() - 7);  // before "name":
-        }
-        detail::append_json_string(line, name);
-        line += R"(,"arguments":)"sv;
-        line += args.text();
-        if (!modern) append_progress_meta(line, req);
-        line += "}}\n"sv;
+        detail::request_meta meta;
+        meta.modern_members = modern ? &c.meta_members() : nullptr;
+        meta.progress = options.progress;
+        req.params_members_at = detail::write_tool_call(req.line, req.id, name, args.text(), meta);
         if (modern) c.param_headers_for(name, args.text(), req.param_headers);
         return start(std::move(req));
     }
@@ -287,7 +224,7 @@ public:
     /// what went wrong and what to try, when it fails.
     asio::awaitable<server_identity> initialize() {
         auto budget = detail::opening_budget::starting_now(core().wire().startup_timeout());
-        co_return co_await initialize_within(budget);
+        co_return co_await detail::initialize_within(core(), budget);
     }
 
     /// The modern (2026-07-28) opening: server/discover carrying the per-request
@@ -295,7 +232,7 @@ public:
     /// retrying once with a mutually supported version. Throws connect_error.
     asio::awaitable<server_identity> discover() {
         auto budget = detail::opening_budget::starting_now(core().wire().startup_timeout());
-        auto outcome_of = co_await probe_modern(false, budget);
+        auto outcome_of = co_await detail::probe_modern(core(), false, budget);
         co_return std::move(outcome_of.identity);
     }
 
@@ -309,118 +246,8 @@ public:
     /// server for the life of the test process.
     asio::awaitable<server_identity> handshake() {
         auto budget = detail::opening_budget::starting_now(core().wire().startup_timeout());
-        co_return co_await handshake_impl(false, budget);
+        co_return co_await detail::handshake_within(core(), false, budget);
     }
-
-private:
-    friend struct detail::session_opener;
-
-    asio::awaitable<server_identity> initialize_within(detail::opening_budget& budget) {
-        auto& c = core();
-        c.use_legacy_era();
-        const client_options& o = c.options();
-        const std::string offered = o.protocol_version.empty() || is_modern_version(o.protocol_version)
-                                        ? supported_protocol_versions().back()
-                                        : o.protocol_version;
-        json capabilities = declared_capabilities(o);
-        const json params{{"protocolVersion", offered},
-                          {"capabilities", capabilities},
-                          {"clientInfo", {{"name", o.client_name}, {"version", o.client_version}}}};
-        call_options opts;
-        opts.timeout = budget.left();
-        call_result r = co_await request("initialize", params, opts);
-        const std::string who = c.wire().describe();
-        if (!r.ok()) {
-            std::string why;
-            switch (r.outcome) {
-                case outcome::hang:
-                    why = who + " did not answer initialize within " + std::to_string(opts.timeout.count()) +
-                          (budget.spent_on.empty()
-                               ? std::string(" ms (the server description's startup_timeout)")
-                               : " ms, what was left of the server description's startup_timeout (" +
-                                     std::to_string(budget.total.count()) + " ms) after " + budget.spent_on) +
-                          ". Hint: if it starts slowly, raise startup_timeout; " +
-                          (c.wire().kind() == "stdio"
-                               ? std::string("check that it reads newline-delimited JSON-RPC on stdin and "
-                                             "writes replies to stdout.")
-                               : std::string("check that the URL is the server's MCP endpoint.")) +
-                          c.failure_hint();
-                    break;
-                case outcome::crash:
-                case outcome::disconnected:
-                    why = who + " failed during initialize: " + r.message;
-                    if (r.message.find("Hint:") == std::string::npos)
-                        why += c.wire().kind() == "stdio" ? " Hint: run the command by hand to see why it exits."
-                                                          : " Hint: check that the server is running and the URL, "
-                                                            "host and port are right.";
-                    break;
-                default: why = who + " rejected initialize: " + r.describe(); break;
-            }
-            throw connect_error(why, std::move(r));
-        }
-        server_identity id;
-        try {
-            id.raw_result = r.result();
-            id.protocol_version = id.raw_result.value("protocolVersion", "");
-            if (auto caps = id.raw_result.find("capabilities"); caps != id.raw_result.end() && caps->is_object())
-                id.capabilities = *caps;
-            if (auto info = id.raw_result.find("serverInfo"); info != id.raw_result.end() && info->is_object()) {
-                id.name = info->value("name", "");
-                id.version = info->value("version", "");
-            }
-            id.instructions = id.raw_result.value("instructions", "");
-        } catch (const std::exception& e) {
-            throw connect_error(who + " sent an initialize result this client cannot read: " + e.what(), r);
-        }
-        const auto& ok = o.accepted_versions;
-        if (std::find(ok.begin(), ok.end(), id.protocol_version) == ok.end()) {
-            std::string list;
-            for (const auto& v : ok) list += (list.empty() ? "" : ", ") + v;
-            throw connect_error(who + " chose protocol version \"" + id.protocol_version +
-                                    "\", which this client does not accept (offered " + offered +
-                                    "; accepts " + list +
-                                    "). Hint: pin client_options.protocol_version to one the server supports, "
-                                    "or add its version to client_options.accepted_versions.",
-                                std::move(r));
-        }
-        c.wire().set_protocol_version(id.protocol_version);
-        c.identity = id;
-        notify("notifications/initialized");
-        auto wire = c.wire().shared_from_this();
-        co_await wire->after_handshake();
-        co_return id;
-    }
-
-    asio::awaitable<server_identity> handshake_impl(bool may_restart, detail::opening_budget& budget) {
-        auto& c = core();
-        const client_options& o = c.options();
-        era_selection want = o.era;
-        if (!o.protocol_version.empty())
-            want = is_modern_version(o.protocol_version) ? era_selection::modern : era_selection::legacy;
-        if (want == era_selection::legacy) co_return co_await initialize_within(budget);
-        if (want == era_selection::modern) co_return (co_await probe_modern(false, budget)).identity;
-        const std::string key = std::string(c.wire().kind()) + " " + c.wire().describe();
-        if (auto cached = detail::era_cache::find(key)) {
-            if (*cached == protocol_era::legacy) co_return co_await initialize_within(budget);
-            co_return (co_await probe_modern(false, budget)).identity;
-        }
-        auto probe = co_await probe_modern(true, budget);
-        if (probe.modern) {
-            detail::era_cache::store(key, protocol_era::modern);
-            co_return std::move(probe.identity);
-        }
-        detail::era_cache::store(key, protocol_era::legacy);
-        if (probe.restart) {
-            if (may_restart) throw detail::restart_needed{};
-            throw connect_error(c.wire().describe() + " exited when probed with server/discover, so it cannot be "
-                                "given the legacy handshake now. Hint: connect() restarts it automatically; or set "
-                                "client_options.era = era_selection::legacy.",
-                                call_result{});
-        }
-        co_return co_await initialize_within(budget);
-    }
-
-public:
 
     /// Ends the session: pending calls end as `cancelled`; the server's stdin
     /// is closed, then SIGTERM, then SIGKILL, each bounded by stdio_server::shutdown;
@@ -455,6 +282,8 @@ public:
     }
 
 private:
+    friend struct detail::session_opener;
+
     detail::session_core& core() const {
         if (!core_)
             throw std::logic_error("mcp_loadtest::session used after being moved from or default-constructed; "
@@ -468,195 +297,13 @@ private:
         core_.reset();
     }
 
-    static json declared_capabilities(const client_options& o) {
-        json capabilities = json::object();
-        if (o.declare_roots || !o.roots.empty()) capabilities["roots"] = json{{"listChanged", false}};
-        if (o.request_handlers.count("sampling/createMessage")) capabilities["sampling"] = json::object();
-        if (o.request_handlers.count("elicitation/create")) capabilities["elicitation"] = json::object();
-        if (o.extra_capabilities.is_object()) capabilities.update(o.extra_capabilities);
-        return capabilities;
-    }
-
-    struct modern_probe {
-        bool modern = false;
-        bool restart = false;  // the probe ended the (stdio) server: start a fresh one
-        server_identity identity;
-    };
-
-    // Modern opening. With `fall_back`, answers that do not identify a modern
-    // server return {modern = false} (the caller goes legacy); without it they
-    // throw. Falling back, the probe takes at most half the budget, so
-    // initialize keeps the other half.
-    asio::awaitable<modern_probe> probe_modern(bool fall_back, detail::opening_budget& budget) {
-        auto& c = core();
-        const client_options& o = c.options();
-        const std::string who = c.wire().describe();
-        std::string version = is_modern_version(o.protocol_version) ? o.protocol_version
-                                                                     : supported_modern_versions().back();
-        const json capabilities = declared_capabilities(o);
-        modern_probe out;
-        for (int attempt = 0; attempt < 2; ++attempt) {
-            c.use_modern_era(version, capabilities);
-            call_options opts;
-            opts.timeout = fall_back ? std::max(std::min({o.discover_timeout, budget.total / 2, budget.left()}),
-                                                std::chrono::milliseconds(1))
-                                     : budget.left();
-            opts.cancel_on_timeout = false;
-            const auto probe_started = detail::opening_budget::clock::now();
-            call_result r = co_await request("server/discover", json::object(), opts);
-            budget.spent_on = "the era-detection probe (server/discover: " +
-                              (r.outcome == outcome::hang ? std::string("no answer") : std::string(to_string(r.outcome))) +
-                              " in " +
-                              std::to_string(std::chrono::duration_cast<std::chrono::milliseconds>(
-                                                 detail::opening_budget::clock::now() - probe_started)
-                                                 .count()) +
-                              " ms)";
-            if (r.ok()) {
-                json result;
-                try {
-                    result = r.result();
-                } catch (const std::exception&) {
-                }
-                if (result.is_object() && (result.contains("supportedVersions") || result.contains("resultType"))) {
-                    out.modern = true;
-                    out.identity = identity_from_discover(result, version);
-                    c.identity = out.identity;
-                    co_return out;
-                }
-                if (fall_back) break;
-                throw connect_error(who + " answered server/discover with something that is not a DiscoverResult: " +
-                                        detail::truncate_for_message(r.payload_text(), 300),
-                                    std::move(r));
-            }
-            const bool modern_error = r.error_code >= -32022 && r.error_code <= -32020;
-            if (r.error_code == -32022) {
-                std::vector<std::string> theirs;
-                try {
-                    const json e = r.error();
-                    if (auto d = e.find("data"); d != e.end() && d->is_object())
-                        if (auto sv = d->find("supported"); sv != d->end() && sv->is_array())
-                            for (const auto& v : *sv)
-                                if (v.is_string()) theirs.push_back(v.get<std::string>());
-                } catch (const std::exception&) {
-                }
-                std::string mutual;
-                for (const auto& v : supported_modern_versions())
-                    if (std::find(theirs.begin(), theirs.end(), v) != theirs.end()) mutual = v;
-                if (!mutual.empty() && mutual != version && attempt == 0) {
-                    version = mutual;
-                    continue;
-                }
-                const bool legacy_offered = std::any_of(theirs.begin(), theirs.end(),
-                                                        [](const std::string& v) { return !is_modern_version(v); });
-                if (fall_back && legacy_offered && mutual.empty()) break;
-                std::string list;
-                for (const auto& v : theirs) list += (list.empty() ? "" : ", ") + v;
-                throw connect_error(who + " does not support protocol version " + version + " (it supports: " +
-                                        (list.empty() ? std::string("none listed") : list) +
-                                        "). Hint: pin client_options.protocol_version to one both sides support.",
-                                    std::move(r));
-            }
-            if (modern_error || (!fall_back)) {
-                std::string why = r.describe();
-                if (r.outcome == outcome::hang)
-                    why = "no answer to server/discover within " + std::to_string(opts.timeout.count()) + " ms";
-                throw connect_error(who + " did not complete the modern (2026-07-28) opening: " + why +
-                                        (modern_error ? ". It speaks the modern era but rejected the request."
-                                                      : ". Hint: if it is a legacy server, use "
-                                                        "era_selection::legacy or automatic.") +
-                                        c.failure_hint(),
-                                    std::move(r));
-            }
-            if (r.outcome == outcome::crash || (r.outcome == outcome::disconnected && r.http_status == 0)) {
-                // Some legacy stdio servers die on any first message but
-                // initialize; a fresh process gets the legacy handshake.
-                if (c.wire().kind() == "stdio") {
-                    out.restart = true;
-                    break;
-                }
-                throw connect_error(who + " failed while being probed with server/discover: " + r.message, std::move(r));
-            }
-            break;  // legacy: any other error, or no answer in time
-        }
-        c.use_legacy_era();
-        co_return out;
-    }
-
-    static server_identity identity_from_discover(const json& result, const std::string& version) {
-        server_identity id;
-        id.era = protocol_era::modern;
-        id.protocol_version = version;
-        id.raw_result = result;
-        if (auto caps = result.find("capabilities"); caps != result.end() && caps->is_object()) id.capabilities = *caps;
-        const json* info = nullptr;
-        if (auto meta = result.find("_meta"); meta != result.end() && meta->is_object())
-            if (auto si = meta->find("io.modelcontextprotocol/serverInfo"); si != meta->end() && si->is_object())
-                info = &*si;
-        if (!info)
-            if (auto si = result.find("serverInfo"); si != result.end() && si->is_object()) info = &*si;
-        if (info) {
-            id.name = info->value("name", "");
-            id.version = info->value("version", "");
-        }
-        id.instructions = result.value("instructions", "");
-        return id;
-    }
-
-    static void append_modern_meta(std::string& line, const detail::session_core& c,
-                                   const detail::session_core::request_line& req) {
-        line += R"("_meta":{)";
-        line += c.meta_members();
-        if (req.options.progress) {
-            line += R"(,"progressToken":)";
-            detail::append_uint(line, req.id);
-        }
-        line += "},";
-    }
-
-    static void append_progress_meta(std::string& line, const detail::session_core::request_line& req) {
-        if (!req.options.progress) return;
-        line += R"(,"_meta":{"progressToken":)";
-        detail::append_uint(line, req.id);
-        line += '}';
-    }
-
     asio::awaitable<call_result> request_named(std::string_view method, const json& params, std::string tool,
                                                call_options options) {
-        auto& c = core();
-        detail::session_core::request_line req;
-        req.id = c.next_id();
-        req.line = c.take_line_buffer();
-        req.method.assign(method);
-        req.tool = std::move(tool);
-        req.options = options;
-        detail::begin_request(req.line, req.id, method);
-        if (c.era() == protocol_era::modern) {
-            // Every modern request carries the protocol version, capabilities
-            // and client info in params._meta (the caller's _meta members kept).
-            json p = params.is_object() ? params : json::object();
-            json meta = c.modern_meta();
-            if (auto own = p.find("_meta"); own != p.end() && own->is_object()) meta.update(*own);
-            if (options.progress) meta["progressToken"] = req.id;
-            p["_meta"] = std::move(meta);
-            req.line += R"(,"params":)";
-            req.params_members_at = static_cast<std::uint32_t>(req.line.size() + 1);
-            req.line += p.dump();
-        } else if (options.progress) {
-            json p = params.is_object() ? params : json::object();
-            p["_meta"]["progressToken"] = req.id;
-            req.line += R"(,"params":)";
-            req.line += p.dump();
-        } else if (!params.is_null()) {
-            req.line += R"(,"params":)";
-            req.line += params.dump();
-        }
-        req.line += "}\n";
-        return start(std::move(req));
+        return detail::send_request(core(), method, params, std::move(tool), options);
     }
 
     asio::awaitable<call_result> start(detail::session_core::request_line&& req) {
-        return asio::async_initiate<const asio::use_awaitable_t<>&, void(call_result)>(
-            detail::start_request_initiation{core_}, asio::use_awaitable, std::move(req));
+        return detail::start_request(core_, std::move(req));
     }
 
     template <class Item, class Convert>
@@ -698,12 +345,6 @@ private:
 };
 
 namespace detail {
-struct session_job {
-    any_server server;
-    client_options options;
-    std::optional<opening_budget> budget;  // set when this job continues an opening (a fallback)
-};
-
 
 // Coroutines take one shared_ptr parameter: GCC 12 mis-copies some by-value
 // class-type coroutine parameters into the frame (seen as double frees).
@@ -715,34 +356,16 @@ inline asio::awaitable<session> spawn_session(std::shared_ptr<session_job> job) 
     co_return session(std::move(core));
 }
 
+// connect()'s access to the handle's core, for the opening (handshake.hpp).
 struct session_opener {
     static asio::awaitable<server_identity> handshake(session& s, opening_budget& budget) {
-        return s.handshake_impl(true, budget);
+        return handshake_within(s.core(), true, budget);
     }
     static asio::awaitable<server_identity> initialize(session& s, opening_budget& budget) {
-        return s.initialize_within(budget);
+        return initialize_within(s.core(), budget);
     }
     static std::chrono::milliseconds startup_timeout(const session& s) { return s.core().wire().startup_timeout(); }
 };
-
-// The spec's last HTTP fallback: a legacy HTTP+SSE server answers the
-// Streamable HTTP POSTs with 400, 404 or 405; GET the same URL for its endpoint.
-inline std::shared_ptr<session_job> sse_fallback(const session_job& job, const connect_error& failure) {
-    const auto* http = std::get_if<http_server>(&job.server);
-    if (!http || job.options.era != era_selection::automatic || !job.options.protocol_version.empty()) return nullptr;
-    const int status = failure.result.http_status;
-    if (status != 400 && status != 404 && status != 405) return nullptr;
-    sse_server sse;
-    sse.url = http->url;
-    sse.headers = http->headers;
-    sse.bearer_token = http->bearer_token;
-    sse.connections = http->connections;
-    sse.limits = http->limits;
-    auto fallback = std::make_shared<session_job>();
-    fallback->server = std::move(sse);
-    fallback->options = job.options;
-    return fallback;
-}
 
 inline asio::awaitable<session> connect_session(std::shared_ptr<session_job> job) {
     auto again = std::make_shared<session_job>(*job);
@@ -811,6 +434,31 @@ inline asio::awaitable<session> connect(any_server server, client_options option
 }
 inline asio::awaitable<session> connect(any_server server) {
     return connect(std::move(server), client_options{});
+}
+
+// A concrete server description is checked at compile time: without its
+// transport's header (e.g. <mcp_loadtest/http.hpp> for an http_server) the
+// call does not compile, and the message names the header. An any_server is
+// checked when connected (std::logic_error naming the header).
+template <detail::server_description Server>
+asio::awaitable<session> spawn(Server server, client_options options) {
+    detail::require_transport<Server>();
+    return spawn(any_server(std::move(server)), std::move(options));
+}
+template <detail::server_description Server>
+asio::awaitable<session> spawn(Server server) {
+    detail::require_transport<Server>();
+    return spawn(any_server(std::move(server)), client_options{});
+}
+template <detail::server_description Server>
+asio::awaitable<session> connect(Server server, client_options options) {
+    detail::require_transport<Server>();
+    return connect(any_server(std::move(server)), std::move(options));
+}
+template <detail::server_description Server>
+asio::awaitable<session> connect(Server server) {
+    detail::require_transport<Server>();
+    return connect(any_server(std::move(server)), client_options{});
 }
 
 }  // namespace mcp_loadtest

@@ -13,41 +13,53 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <type_traits>
 
 namespace mcp_loadtest {
 
 /// Latency and error objectives for one tool (or for the whole run).
 struct latency_thresholds {
-    std::optional<std::chrono::nanoseconds> p50, p90, p95, p99, p999, max;
-    std::optional<double> error_rate;  ///< fraction of calls not ok (tool errors count), 0..1
+    std::optional<std::chrono::nanoseconds> p50{}, p90{}, p95{}, p99{}, p999{}, max{};
+    std::optional<double> error_rate{};  ///< fraction of calls not ok (tool errors count), 0..1
 };
+// Written inline (per_step["x"] = {.p99 = 250ms}): must stay trivially copyable.
+static_assert(std::is_trivially_copyable_v<latency_thresholds>);
 
 struct thresholds {
-    std::optional<std::chrono::nanoseconds> p50, p90, p95, p99, p999, max;
-    std::optional<double> error_rate;            ///< fraction of calls whose outcome is not ok
-    std::optional<std::uint64_t> max_hangs;      ///< calls ending as hang
-    std::optional<std::uint64_t> max_deadlocks;  ///< calls ending as deadlock
-    std::optional<std::uint64_t> max_dropped;    ///< open model: arrivals that could not start
-    std::optional<std::uint64_t> max_protocol_violations;
-    std::map<outcome, std::uint64_t> max_outcomes;  ///< e.g. {{outcome::crash, 0}}
-    std::optional<double> rss_growth_mb;         ///< predicted RSS growth over the run, per server
-    std::optional<double> leak_slope_mb_per_s;   ///< RSS slope after warm-up, per server
-    std::optional<double> fd_growth;             ///< predicted open-fd growth over the run, per server
-    std::optional<double> thread_growth;         ///< predicted thread-count growth over the run, per server
-    std::map<std::string, latency_thresholds> per_tool;
+    std::optional<std::chrono::nanoseconds> p50{}, p90{}, p95{}, p99{}, p999{}, max{};
+    std::optional<double> error_rate{};            ///< fraction of calls whose outcome is not ok
+    std::optional<std::uint64_t> max_hangs{};      ///< calls ending as hang
+    std::optional<std::uint64_t> max_deadlocks{};  ///< calls ending as deadlock
+    std::optional<std::uint64_t> max_dropped{};    ///< open model: arrivals that could not start
+    std::optional<std::uint64_t> max_protocol_violations{};
+    std::map<outcome, std::uint64_t> max_outcomes{};  ///< e.g. {{outcome::crash, 0}}
+    std::optional<double> rss_growth_mb{};         ///< predicted RSS growth over the run, per server
+    std::optional<double> leak_slope_mb_per_s{};   ///< RSS slope after warm-up, per server
+    std::optional<double> fd_growth{};             ///< predicted open-fd growth over the run, per server
+    std::optional<double> thread_growth{};         ///< predicted thread-count growth over the run, per server
+    std::map<std::string, latency_thresholds> per_tool{};
+    /// Scenario bodies: objectives of the steps named in iteration::measure(name, ...).
+    std::map<std::string, latency_thresholds> per_step{};
+    /// Scenario bodies: failed check()s and exceptions allowed. A failed check
+    /// fails the run unless allowed here.
+    std::uint64_t max_failed_checks = 0;
+    std::uint64_t max_exceptions = 0;
     /// Stop the run at the first crash or deadlock instead of hammering a dead server.
     bool abort_on_critical = false;
 };
 
 /// One objective the run missed: what, expected vs actual, and what it means.
 struct threshold_violation {
-    std::string metric;    ///< e.g. "p99", "tool:get_market_data:error_rate", "server[0]:rss_growth_mb"
-    std::string expected;  ///< e.g. "<= 500 ms"
-    std::string actual;    ///< e.g. "812.4 ms"
-    std::string meaning;   ///< one sentence for a human (or an agent) to act on
+    std::string metric{};    ///< e.g. "p99", "tool:get_market_data:error_rate", "server[0]:rss_growth_mb"
+    std::string expected{};  ///< e.g. "<= 500 ms"
+    std::string actual{};    ///< e.g. "812.4 ms"
+    std::string meaning{};   ///< one sentence for a human (or an agent) to act on
 
     [[nodiscard]] std::string describe() const {
-        return metric + ": expected " + expected + ", got " + actual + (meaning.empty() ? "" : ". " + meaning);
+        // `actual` may be a sentence of its own (an abort reason): no "..".
+        const bool ends_sentence = !actual.empty() && (actual.back() == '.' || actual.back() == '!');
+        return metric + ": expected " + expected + ", got " + actual +
+               (meaning.empty() ? "" : (ends_sentence ? " " : ". ") + meaning);
     }
 };
 

@@ -7,6 +7,7 @@
 #pragma once
 
 #include <mcp_loadtest/detail/asio_compat.hpp>
+#include <mcp_loadtest/detail/owned_coroutine.hpp>
 
 #include <chrono>
 #include <cstddef>
@@ -17,73 +18,80 @@
 
 namespace mcp_loadtest {
 
+namespace detail {
+template <class T>
+struct when_all_job {
+    std::vector<asio::awaitable<T>> operations;
+
+    asio::awaitable<std::vector<T>> run() {
+        struct state_t {
+            explicit state_t(asio::any_io_executor ex, std::size_t n)
+                : results(n), signals(n), wake(ex, std::chrono::steady_clock::time_point::max()) {}
+            std::vector<std::optional<T>> results;
+            std::vector<asio::cancellation_signal> signals;
+            asio::steady_timer wake;
+            std::size_t finished = 0;
+            std::exception_ptr error;
+        };
+        auto ex = co_await asio::this_coro::executor;
+        const std::size_t n = operations.size();
+        auto state = std::make_shared<state_t>(ex, n);
+        for (std::size_t i = 0; i < n; ++i) {
+            asio::co_spawn(ex, std::move(operations[i]),
+                           asio::bind_cancellation_slot(state->signals[i].slot(),
+                                                        [state, i](std::exception_ptr e, std::optional<T> v) {
+                                                            if (e && !state->error) state->error = e;
+                                                            if (v) state->results[i] = std::move(v);
+                                                            if (++state->finished == state->results.size())
+                                                                state->wake.cancel();
+                                                        }));
+        }
+        bool cancelled = false;
+        while (state->finished < n) {
+            asio::error_code ec;
+            co_await state->wake.async_wait(asio::redirect_error(asio::use_awaitable, ec));
+            if (state->finished < n && !cancelled) {
+                // Our caller was cancelled: pass it on, then wait for everyone to finish.
+                cancelled = true;
+                for (auto& s : state->signals) s.emit(asio::cancellation_type::terminal);
+            }
+        }
+        if (state->error) std::rethrow_exception(state->error);
+        std::vector<T> out;
+        out.reserve(n);
+        for (auto& r : state->results) out.push_back(std::move(*r));
+        co_return out;
+    }
+};
+
+struct void_as_bool_job {
+    asio::awaitable<void> op;
+    asio::awaitable<bool> run() {
+        co_await std::move(op);
+        co_return true;
+    }
+};
+
+struct discard_job {
+    asio::awaitable<std::vector<bool>> all;
+    asio::awaitable<void> run() { co_await std::move(all); }
+};
+}  // namespace detail
+
 /// Runs every awaitable concurrently on the current executor and returns
 /// their results in the order given. If any throws, the first exception is
 /// rethrown once all have finished. Cancelling the caller cancels them all.
-namespace detail {
-template <class T>
-asio::awaitable<std::vector<T>> when_all_impl(std::shared_ptr<std::vector<asio::awaitable<T>>> ops) {
-    auto& operations = *ops;
-    struct state_t {
-        explicit state_t(asio::any_io_executor ex, std::size_t n)
-            : results(n), signals(n), wake(ex, std::chrono::steady_clock::time_point::max()) {}
-        std::vector<std::optional<T>> results;
-        std::vector<asio::cancellation_signal> signals;
-        asio::steady_timer wake;
-        std::size_t finished = 0;
-        std::exception_ptr error;
-    };
-    auto ex = co_await asio::this_coro::executor;
-    const std::size_t n = operations.size();
-    auto state = std::make_shared<state_t>(ex, n);
-    for (std::size_t i = 0; i < n; ++i) {
-        asio::co_spawn(ex, std::move(operations[i]),
-                       asio::bind_cancellation_slot(state->signals[i].slot(),
-                                                    [state, i](std::exception_ptr e, std::optional<T> v) {
-                                                        if (e && !state->error) state->error = e;
-                                                        if (v) state->results[i] = std::move(v);
-                                                        if (++state->finished == state->results.size())
-                                                            state->wake.cancel();
-                                                    }));
-    }
-    bool cancelled = false;
-    while (state->finished < n) {
-        asio::error_code ec;
-        co_await state->wake.async_wait(asio::redirect_error(asio::use_awaitable, ec));
-        if (state->finished < n && !cancelled) {
-            // Our caller was cancelled: pass it on, then wait for everyone to finish.
-            cancelled = true;
-            for (auto& s : state->signals) s.emit(asio::cancellation_type::terminal);
-        }
-    }
-    if (state->error) std::rethrow_exception(state->error);
-    std::vector<T> out;
-    out.reserve(n);
-    for (auto& r : state->results) out.push_back(std::move(*r));
-    co_return out;
-}
-}  // namespace detail
-
 template <class T>
 asio::awaitable<std::vector<T>> when_all(std::vector<asio::awaitable<T>> operations) {
-    // A shared_ptr parameter: GCC 12 mis-copies some class-type coroutine parameters.
-    return detail::when_all_impl(std::make_shared<std::vector<asio::awaitable<T>>>(std::move(operations)));
+    return detail::start_owned(detail::when_all_job<T>{std::move(operations)});
 }
 
 /// The same for awaitables that return nothing.
 inline asio::awaitable<void> when_all(std::vector<asio::awaitable<void>> operations) {
     std::vector<asio::awaitable<bool>> wrapped;
     wrapped.reserve(operations.size());
-    for (auto& op : operations) {
-        auto inner = std::make_shared<asio::awaitable<void>>(std::move(op));
-        wrapped.push_back([](std::shared_ptr<asio::awaitable<void>> a) -> asio::awaitable<bool> {
-            co_await std::move(*a);
-            co_return true;
-        }(std::move(inner)));
-    }
-    return [](std::shared_ptr<asio::awaitable<std::vector<bool>>> all) -> asio::awaitable<void> {
-        co_await std::move(*all);
-    }(std::make_shared<asio::awaitable<std::vector<bool>>>(when_all(std::move(wrapped))));
+    for (auto& op : operations) wrapped.push_back(detail::start_owned(detail::void_as_bool_job{std::move(op)}));
+    return detail::start_owned(detail::discard_job{when_all(std::move(wrapped))});
 }
 
 }  // namespace mcp_loadtest

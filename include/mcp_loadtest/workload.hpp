@@ -7,7 +7,7 @@
 //   its *intended* send time, so a server stall shows in the tail; arrivals
 //   that cannot start (max_in_flight reached) are counted as dropped.
 // - staged_load: a sequence of stages ramping users or rate linearly to a
-//   target; ramp(), spike() and soak() build the seeds' shapes from it.
+//   target; ramp(), spike() and soak() build the usual shapes from it (docs/load-testing.md#workload-models-workloadhpp).
 #pragma once
 
 #include <chrono>
@@ -39,13 +39,13 @@ struct open_load {
 struct stage {
     std::chrono::nanoseconds duration{0};
     double target = 0;  ///< users (closed) or iterations per second (open)
-    std::string name;   ///< optional, shown in reports
+    std::string name{};   ///< optional, shown in reports
 };
 
 struct staged_load {
     enum class driver : std::uint8_t { users, rate };
     driver by = driver::rate;
-    std::vector<stage> stages;
+    std::vector<stage> stages{};
     double start = 0;                   ///< the target before the first stage
     std::size_t max_in_flight = 10000;  ///< rate stages: as in open_load
     std::chrono::nanoseconds think_time{0};  ///< users stages: as in closed_load

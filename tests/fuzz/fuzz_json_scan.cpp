@@ -5,6 +5,7 @@
 #include "fuzz_support.hpp"
 
 #include <mcp_loadtest/detail/json_scan.hpp>
+#include <mcp_loadtest/detail/jsonrpc_writer.hpp>
 
 #include <nlohmann/json.hpp>
 

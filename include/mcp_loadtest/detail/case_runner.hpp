@@ -3,7 +3,9 @@
 // bounded by a whole-case time limit.
 #pragma once
 
+#include <mcp_loadtest/case_time_limit.hpp>
 #include <mcp_loadtest/detail/asio_compat.hpp>
+#include <mcp_loadtest/detail/format.hpp>
 
 #include <chrono>
 #include <cstdlib>
@@ -12,17 +14,6 @@
 #include <string>
 
 namespace mcp_loadtest {
-
-/// The default whole-case time limit: $MCP_LOADTEST_CASE_TIME_LIMIT (seconds)
-/// when set, else 120 s. Per case: MCP_LOADTEST_CASE_LIMIT(limit, "name").
-inline std::chrono::milliseconds default_case_time_limit() {
-    if (const char* env = std::getenv("MCP_LOADTEST_CASE_TIME_LIMIT")) {
-        char* end = nullptr;
-        const double s = std::strtod(env, &end);
-        if (end != env && s > 0) return std::chrono::milliseconds(static_cast<long long>(s * 1000));
-    }
-    return std::chrono::seconds(120);
-}
 
 namespace detail {
 
@@ -50,13 +41,13 @@ std::optional<std::string> run_case(MakeBody make_body, std::chrono::millisecond
         };
         run_until(clock::now() + time_limit);
         if (!done) {
-            const auto secs = std::to_string(std::chrono::duration<double>(time_limit).count());
+            const auto limit = format_seconds(time_limit);
             if (ctx.stopped()) {
                 failure = "the test coroutine is suspended on something that can never complete (no I/O or "
                           "timer is pending). A handler or channel was probably never invoked.";
             } else {
-                failure = "MCP_LOADTEST_CASE exceeded its time limit of " + secs +
-                          " s and was cancelled. Every await should be bounded: give calls a timeout, or raise "
+                failure = "MCP_LOADTEST_CASE exceeded its time limit of " + limit +
+                          " and was cancelled. Every await should be bounded: give calls a timeout, or raise "
                           "the limit with MCP_LOADTEST_CASE_LIMIT(limit, name) or $MCP_LOADTEST_CASE_TIME_LIMIT.";
                 cancel.emit(asio::cancellation_type::terminal);
                 ctx.restart();

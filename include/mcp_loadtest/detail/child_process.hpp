@@ -7,12 +7,15 @@
 #pragma once
 
 #include <mcp_loadtest/process_audit.hpp>
+#include <mcp_loadtest/process_status.hpp>
 #include <mcp_loadtest/server.hpp>
 
 #include <cerrno>
+#include <chrono>
 #include <csignal>
 #include <cstring>
 #include <fcntl.h>
+#include <filesystem>
 #include <optional>
 #include <spawn.h>
 #include <stdexcept>
@@ -22,35 +25,12 @@
 #include <sys/wait.h>
 #include <thread>
 #include <unistd.h>
+#include <utility>
 #include <vector>
 
 extern char** environ;
 
-namespace mcp_loadtest {
-
-/// How a server process ended.
-struct exit_status {
-    bool exited = false;     ///< the process is gone (either way below)
-    int code = -1;           ///< exit code when it exited normally, else -1
-    int signal = 0;          ///< terminating signal, else 0
-
-    [[nodiscard]] std::string describe() const {
-        if (!exited) return "still running";
-        if (signal != 0) {
-            const char* name = ::sigabbrev_np(signal);
-            return "killed by signal " + std::to_string(signal) + (name ? std::string(" (SIG") + name + ")" : "");
-        }
-        return "exited with code " + std::to_string(code);
-    }
-};
-
-/// Thrown when a server cannot be started. The message says why and what to try.
-class spawn_error : public std::runtime_error {
-public:
-    using std::runtime_error::runtime_error;
-};
-
-namespace detail {
+namespace mcp_loadtest::detail {
 
 /// An owned file descriptor.
 class unique_fd {
@@ -268,5 +248,4 @@ inline exit_status kill_and_reap_now(pid_t pid, std::chrono::milliseconds bound)
     }
 }
 
-}  // namespace detail
-}  // namespace mcp_loadtest
+}  // namespace mcp_loadtest::detail

@@ -1,7 +1,8 @@
-// The threshold evaluator (design document §15.4): every set objective is
+// The threshold evaluator (docs/load-testing.md#thresholds-thresholdshpp): every set objective is
 // compared with the report; missing evidence is a violation.
 #pragma once
 
+#include <mcp_loadtest/detail/format.hpp>
 #include <mcp_loadtest/load_report.hpp>
 #include <mcp_loadtest/thresholds.hpp>
 
@@ -10,22 +11,6 @@
 #include <vector>
 
 namespace mcp_loadtest::detail {
-
-inline std::string format_ms(std::chrono::nanoseconds d) {
-    char buf[64];
-    std::snprintf(buf, sizeof buf, "%.3g ms", static_cast<double>(d.count()) / 1e6);
-    return buf;
-}
-inline std::string format_pct(double f) {
-    char buf[64];
-    std::snprintf(buf, sizeof buf, "%.3g%%", 100.0 * f);
-    return buf;
-}
-inline std::string format_num(double v) {
-    char buf[64];
-    std::snprintf(buf, sizeof buf, "%.4g", v);
-    return buf;
-}
 
 inline void check_latency(std::vector<threshold_violation>& out, const std::string& prefix, const call_stats& s,
                           const latency_thresholds& t, const std::string& scope) {
@@ -100,6 +85,35 @@ inline std::vector<threshold_violation> evaluate_thresholds(const load_report& r
             continue;
         }
         check_latency(out, "tool:" + tool + ":", it->second, lt, "tool " + tool);
+    }
+    for (const auto& [step, lt] : t.per_step) {
+        auto it = r.per_step.find(step);
+        if (it == r.per_step.end()) {
+            out.push_back({"step:" + step, "measured steps named " + step, "none",
+                           "No scenario body measured a step of this name, so its objectives cannot be confirmed; "
+                           "check the name given to iteration::measure()."});
+            continue;
+        }
+        check_latency(out, "step:" + step + ":", it->second, lt, "step " + step);
+    }
+    if (r.failures.failed_checks > t.max_failed_checks) {
+        const std::string first = r.failures.checks.empty()
+                                      ? std::string()
+                                      : " (first: \"" + r.failures.checks.front().message + "\", " +
+                                            std::to_string(r.failures.checks.front().count) + "x)";
+        out.push_back({"failed_checks", "<= " + std::to_string(t.max_failed_checks),
+                       std::to_string(r.failures.failed_checks) + first,
+                       "Scenario checks failed: the server answered, but not with what the scenario expects; see "
+                       "report.failures.checks for each message and a sample."});
+    }
+    if (r.failures.exceptions > t.max_exceptions) {
+        const std::string first = r.failures.exceptions_thrown.empty()
+                                      ? std::string()
+                                      : " (first: \"" + r.failures.exceptions_thrown.front().message + "\")";
+        out.push_back({"exceptions", "<= " + std::to_string(t.max_exceptions),
+                       std::to_string(r.failures.exceptions) + first,
+                       "Scenario bodies threw; each iteration that threw stopped there. See "
+                       "report.failures.exceptions_thrown."});
     }
     const bool wants_process = t.rss_growth_mb || t.leak_slope_mb_per_s || t.fd_growth || t.thread_growth;
     if (wants_process && r.processes.empty())

@@ -1,12 +1,14 @@
-// Allocation-free JSON-RPC envelope scanning and writing.
+// Allocation-free JSON-RPC envelope scanning (the writing half is
+// jsonrpc_writer.hpp).
 //
-// The request hot path never builds a JSON DOM: envelopes are appended to the
-// output buffer as text, and an incoming line is validated and its top-level
-// members located in one pass (roughly 1 ns per byte). The user's result is
-// parsed only when asked for (see call_result::result()), so the scanner
-// accepts exactly what that parser (nlohmann::json) accepts: UTF-8 is
-// validated per RFC 3629 and UTF-16 surrogate escapes must pair up.
+// The reply path never builds a JSON DOM: an incoming line is validated and
+// its top-level members located in one pass (roughly 1 ns per byte). The
+// user's result is parsed only when asked for (see call_result::result()), so
+// the scanner accepts exactly what that parser (nlohmann::json) accepts: UTF-8
+// is validated per RFC 3629 and UTF-16 surrogate escapes must pair up.
 #pragma once
+
+#include <mcp_loadtest/detail/json_chars.hpp>
 
 #include <bit>
 #include <cstddef>
@@ -21,16 +23,6 @@
 
 namespace mcp_loadtest::detail {
 
-/// True for the bytes a JSON string cannot hold as they are: '"', '\\' and controls.
-inline constexpr struct json_escape_table_t {
-    bool needs[256]{};
-    constexpr json_escape_table_t() {
-        for (int c = 0; c < 0x20; ++c) needs[c] = true;
-        needs[static_cast<unsigned char>('"')] = true;
-        needs[static_cast<unsigned char>('\\')] = true;
-    }
-} json_escape_table{};
-
 /// Bytes a string scan stops at: the escape table's, and non-ASCII (checked as UTF-8).
 inline constexpr struct json_string_stop_table_t {
     bool stop[256]{};
@@ -38,20 +30,6 @@ inline constexpr struct json_string_stop_table_t {
         for (int c = 0; c < 256; ++c) stop[c] = c >= 0x80 || json_escape_table.needs[c];
     }
 } json_string_stop_table{};
-
-/// Per UTF-8 lead byte: the sequence's length and its second byte's range, which
-/// rules out overlongs (E0, F0), surrogates (ED) and code points above U+10FFFF
-/// (F4), as RFC 3629 does. Length 0: ASCII, a continuation byte, C0/C1 or F5..FF.
-inline constexpr struct utf8_lead_table_t {
-    std::uint8_t length[256]{}, lo[256]{}, hi[256]{};
-    constexpr utf8_lead_table_t() {
-        for (int c = 0xC2; c <= 0xF4; ++c) {
-            length[c] = static_cast<std::uint8_t>(c <= 0xDF ? 2 : c <= 0xEF ? 3 : 4);
-            lo[c] = static_cast<std::uint8_t>(c == 0xE0 ? 0xA0 : c == 0xF0 ? 0x90 : 0x80);
-            hi[c] = static_cast<std::uint8_t>(c == 0xED ? 0x9F : c == 0xF4 ? 0x8F : 0xBF);
-        }
-    }
-} utf8_lead_table{};
 
 /// Why a line failed validation.
 enum class scan_failure : std::uint8_t {
@@ -546,65 +524,5 @@ private:
         }
     }
 };
-
-
-/// Appends `s` as a JSON string literal (with quotes), escaping as RFC 8259 requires.
-inline void append_json_string(std::string& out, std::string_view s) {
-    static constexpr char hex[] = "0123456789abcdef";
-    std::size_t first = 0;
-    while (first < s.size() && !json_escape_table.needs[static_cast<unsigned char>(s[first])]) ++first;
-    if (first == s.size()) {  // nothing to escape: the common case
-        const std::size_t at = out.size();
-        out.resize(at + s.size() + 2);
-        char* d = out.data() + at;
-        d[0] = '"';
-        std::memcpy(d + 1, s.data(), s.size());
-        d[s.size() + 1] = '"';
-        return;
-    }
-    out.push_back('"');
-    std::size_t run = 0;
-    for (std::size_t i = 0; i < s.size(); ++i) {
-        const auto c = static_cast<unsigned char>(s[i]);
-        if (c >= 0x20 && c != '"' && c != '\\') continue;
-        out.append(s.data() + run, i - run);
-        run = i + 1;
-        switch (c) {
-            case '"': out += "\\\""; break;
-            case '\\': out += "\\\\"; break;
-            case '\n': out += "\\n"; break;
-            case '\r': out += "\\r"; break;
-            case '\t': out += "\\t"; break;
-            default:
-                out += "\\u00";
-                out.push_back(hex[c >> 4]);
-                out.push_back(hex[c & 0xF]);
-        }
-    }
-    out.append(s.data() + run, s.size() - run);
-    out.push_back('"');
-}
-
-inline void append_uint(std::string& out, std::uint64_t v) {
-    // Backwards by constant division: a third of std::to_chars' instructions
-    // for the short ids of the request path.
-    char buf[20];
-    char* const end = buf + sizeof buf;
-    char* p = end;
-    do {
-        *--p = static_cast<char>('0' + v % 10);
-        v /= 10;
-    } while (v != 0);
-    out.append(p, static_cast<std::size_t>(end - p));
-}
-
-/// Writes `{"jsonrpc":"2.0","id":<id>,"method":"<method>"` (object left open).
-inline void begin_request(std::string& out, std::uint64_t id, std::string_view method) {
-    using namespace std::string_view_literals;
-    out += R"({"jsonrpc":"2.0","id":)"sv;
-    append_uint(out, id);
-    out += R"(,"method":)"sv;
-    append_json_string(out, method);
-}
 
 }  // namespace mcp_loadtest::detail

@@ -1,5 +1,6 @@
-// The load engine behind run(): drives a workload over N sessions, records
-// every call, samples the servers, and builds the report.
+// The load engine behind run(): drives a workload over N sessions, runs one
+// scenario body per iteration (a mix is one such body), records what the
+// bodies measure, samples the servers, and builds the report.
 //
 // Everything runs on the caller's executor (one thread): each iteration is a
 // spawned coroutine; the drivers only decide *when* iterations start.
@@ -7,6 +8,10 @@
 
 #include <mcp_loadtest/call_mix.hpp>
 #include <mcp_loadtest/detail/evaluate_thresholds.hpp>
+#include <mcp_loadtest/detail/mix_scenario.hpp>
+#include <mcp_loadtest/detail/report_assembly.hpp>
+#include <mcp_loadtest/detail/trace_writer.hpp>
+#include <mcp_loadtest/iteration.hpp>
 #include <mcp_loadtest/load_report.hpp>
 #include <mcp_loadtest/process_sampling.hpp>
 #include <mcp_loadtest/run_options.hpp>
@@ -15,41 +20,13 @@
 #include <mcp_loadtest/when_all.hpp>
 #include <mcp_loadtest/workload.hpp>
 
-#include <sys/resource.h>
-
 #include <chrono>
 #include <cmath>
-#include <ctime>
-#include <fstream>
 #include <memory>
-#include <random>
 #include <string>
 #include <vector>
 
 namespace mcp_loadtest::detail {
-
-inline std::string iso8601_utc(std::chrono::system_clock::time_point t) {
-    const std::time_t tt = std::chrono::system_clock::to_time_t(t);
-    std::tm tm{};
-    ::gmtime_r(&tt, &tm);
-    char buf[32];
-    std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
-    return buf;
-}
-
-inline std::string make_run_id() {
-    std::random_device rd;
-    char buf[40];
-    std::snprintf(buf, sizeof buf, "%08x%08x", rd(), rd());
-    return buf;
-}
-
-inline std::chrono::nanoseconds process_cpu_time() noexcept {
-    rusage u{};
-    ::getrusage(RUSAGE_SELF, &u);
-    const auto tv = [](const timeval& v) { return std::chrono::seconds(v.tv_sec) + std::chrono::microseconds(v.tv_usec); };
-    return tv(u.ru_utime) + tv(u.ru_stime);
-}
 
 /// A one-shot wake-up for a coroutine waiting on a condition other handlers change.
 class wake_event {
@@ -66,25 +43,22 @@ private:
     asio::steady_timer timer_;
 };
 
-class load_engine : public std::enable_shared_from_this<load_engine> {
+class load_engine final : public std::enable_shared_from_this<load_engine>, private step_recorder {
 public:
-    load_engine(asio::any_io_executor ex, any_server server, workload load, mix calls, thresholds objectives,
+    load_engine(asio::any_io_executor ex, any_server server, workload load, scenario body, thresholds objectives,
                 run_options options)
         : ex_(std::move(ex)),
           server_(std::move(server)),
           load_(std::move(load)),
-          mix_(std::move(calls)),
+          body_(std::move(body)),
           objectives_(std::move(objectives)),
           options_(std::move(options)),
           rng_(options_.seed),
           idle_(ex_),
           sampler_(ex_, options_.sample_interval.count() > 0 ? options_.sample_interval : std::chrono::milliseconds(1000)) {
-        if (mix_.empty())
-            throw std::invalid_argument("mcp_loadtest::run: the mix is empty; give at least one tool call, e.g. "
-                                        "mlt::mix::single(\"echo\", mlt::args(\"message\", \"hi\"))");
+        if (!body_) throw std::invalid_argument("mcp_loadtest::run: the scenario body is empty (a null std::function)");
         if (options_.sessions == 0)
             throw std::invalid_argument("mcp_loadtest::run: run_options.sessions must be at least 1");
-        for (const auto& c : mix_.calls()) fixed_args_.push_back(raw_json::from(c.arguments));
     }
 
     asio::awaitable<load_report> execute() {
@@ -92,12 +66,12 @@ public:
         report_.run_id = make_run_id();
         report_.started_at = iso8601_utc(std::chrono::system_clock::now());
         report_.workload = std::string(workload_name(load_));
-        report_.workload_parameters = describe_workload();
+        report_.workload_parameters = describe_workload(load_, options_.sessions);
         report_.sessions = options_.sessions;
         report_.server = describe(server_);
         report_.transport = transport_name(server_);
         report_.seed = options_.seed;
-        if (!options_.trace_path.empty()) open_trace();
+        if (!options_.trace_path.empty()) trace_ = std::make_unique<trace_writer>(options_.trace_path);
 
         co_await connect_sessions();
         const auto& id = sessions_.front().identity();
@@ -139,12 +113,7 @@ public:
     }
 
 private:
-    struct iteration_ctx {
-        std::uint64_t index = 0;
-        clock::time_point intended;  // open models: when it should have started
-        bool from_intended = false;
-        std::size_t stage = 0;
-    };
+    using iteration_ctx = iteration_origin;
 
     // ---- sessions ----------------------------------------------------------
 
@@ -214,7 +183,7 @@ private:
         const auto lag = clock::now() - intended;
         send_lag_.record(lag);
         if (lag > std::max<std::chrono::nanoseconds>(1ms, interval)) ++report_.generator.late_sends;
-        spawn_iteration({iterations_++, intended, true, stage});
+        spawn_iteration({iterations_++, intended, true, stage, 0});
     }
 
     /// Closed model: `users_at(t)` virtual users, each a loop of iteration → think time.
@@ -227,6 +196,8 @@ private:
         while (!stop_) {
             const auto t = clock::now() - start_;
             if (t >= duration) break;
+            // Every iteration allowed has started: the run ends when they do.
+            if (max_iterations && iterations_ >= max_iterations) break;
             const auto wanted = static_cast<std::size_t>(std::llround(users_at(t)));
             for (; running < wanted; ++running) {
                 asio::co_spawn(ex_, user_loop(running, users_at, duration, think, max_iterations),
@@ -234,12 +205,16 @@ private:
                                    ++*users_done;
                                    if (e && !self->failure_) self->failure_ = e;
                                    self->idle_.notify();
+                                   if (self->driver_timer_) self->driver_timer_->cancel();
                                });
             }
-            // Re-read the target often enough to follow a ramp.
+            // Re-read the target often enough to follow a ramp (a user that
+            // stops wakes us at once: see user_done below).
             timer.expires_after(std::min<std::chrono::nanoseconds>(50ms, duration - t));
             asio::error_code ec;
+            driver_timer_ = &timer;
             co_await timer.async_wait(asio::redirect_error(asio::use_awaitable, ec));
+            driver_timer_ = nullptr;
         }
         while (*users_done < running) co_await idle_.wait_until(clock::time_point::max());
         if (failure_) std::rethrow_exception(failure_);
@@ -255,7 +230,7 @@ private:
             if (max_iterations && iterations_ >= max_iterations) break;
             if (static_cast<double>(user) >= std::llround(users_at(t))) break;  // ramping down
             ++in_flight_;
-            iteration_ctx ctx{iterations_++, clock::now(), false, stage_of(t)};
+            iteration_ctx ctx{iterations_++, clock::now(), false, stage_of(t), 0};
             ++report_.iterations_started;
             co_await run_iteration(ctx);
             ++report_.iterations_completed;
@@ -284,43 +259,19 @@ private:
 
     // ---- one iteration -----------------------------------------------------
 
+    /// Runs the body once on the next live session. What it throws is counted
+    /// and reported with its text; the run goes on.
     asio::awaitable<void> run_iteration(iteration_ctx ctx) {
-        const std::size_t choice = mix_.pick(rng_);
-        if (choice < mix_.calls().size()) {
-            const weighted_call& c = mix_.calls()[choice];
-            session* s = pick_session();
-            if (!s) co_return abort("every server process has exited");
-            // Not `cond ? co_await a : co_await b`: GCC 12 destroys the result twice.
-            call_result r;
-            if (c.generate) {
-                const arguments generated = raw_json::from(c.generate(ctx.index, rng_));
-                r = co_await s->call_tool(c.tool, generated, options_.call);
-            } else {
-                r = co_await s->call_tool(c.tool, fixed_args_[choice], options_.call);
-            }
-            record(r, ctx, true, session_index(s));
-            co_return;
-        }
-        const pattern& p = mix_.patterns()[choice - mix_.calls().size()];
-        asio::steady_timer timer(ex_);
-        std::optional<call_result> previous;
-        bool first = true;
-        for (const step& st : p.steps) {
-            session* s = pick_session();
-            if (!s) co_return abort("every server process has exited");
-            const arguments args = raw_json::from(st.from_previous && previous ? st.from_previous(*previous, ctx.index, rng_)
-                                                                               : st.arguments);
-            call_result r = co_await s->call_tool(st.tool, args, options_.call);
-            record(r, ctx, first, session_index(s));
-            first = false;
-            const bool failed = !r.ok();
-            previous = std::move(r);
-            if (failed && st.on_error == on_step_error::abort_pattern) break;
-            if (st.think_time.count() > 0) {
-                timer.expires_after(st.think_time);
-                asio::error_code ec;
-                co_await timer.async_wait(asio::redirect_error(asio::use_awaitable, ec));
-            }
+        session* s = pick_session();
+        if (!s) co_return abort("every server process has exited");
+        ctx.session = session_index(s);
+        iteration it(ctx, rng_, *this);
+        try {
+            co_await body_(*s, it);
+        } catch (const std::exception& e) {
+            report_.failures.add_exception(e.what(), ctx.index);
+        } catch (...) {
+            report_.failures.add_exception("an exception not derived from std::exception", ctx.index);
         }
     }
 
@@ -328,13 +279,12 @@ private:
         return static_cast<std::size_t>(s - sessions_.data());
     }
 
-    void record(const call_result& r, const iteration_ctx& ctx, bool first_step, std::size_t session) {
+    // ---- what bodies record (step_recorder) -------------------------------------
+
+    void record_call(const iteration& it, const call_result& r, std::string_view step,
+                     std::chrono::nanoseconds latency) override {
         const auto end = clock::now();
-        // Open models: the first call's latency runs from its intended start, so
-        // a stall shows in the tail instead of silently delaying later sends.
-        const std::chrono::nanoseconds latency =
-            (ctx.from_intended && first_step) ? std::max<std::chrono::nanoseconds>(end - ctx.intended, r.duration)
-                                              : r.duration;
+        const iteration_ctx& ctx = it.origin();
         const auto add = [&](call_stats& s) {
             s.outcomes.add(r.outcome);
             if (r.outcome != outcome::cancelled) s.histogram.record(latency);
@@ -342,22 +292,43 @@ private:
         add(report_.overall);
         add(report_.per_tool[r.tool.empty() ? r.method : r.tool]);
         add(report_.per_method[r.method]);
+        if (!step.empty()) add(step_stats(step));
         if (!stages_.empty()) add(stages_[std::min(ctx.stage, stages_.size() - 1)].stats);
-        const auto bucket = static_cast<std::size_t>((end - start_) / options_.timeline_bucket);
+        auto& point = timeline_at(end);
+        ++point.completed;
+        if (!r.ok()) ++point.errors;
+        point.in_flight = in_flight_;
+        if (trace_) trace_->write_call(end - start_, ctx.session, ctx.index, r, step, latency);
+        if (objectives_.abort_on_critical && (r.outcome == outcome::crash || r.outcome == outcome::deadlock))
+            abort(std::string("critical outcome ") + std::string(to_string(r.outcome)) + " on " + r.describe_call() +
+                  ": " + r.message);
+    }
+
+    void record_step(const iteration&, std::string_view step, std::chrono::nanoseconds latency) override {
+        auto& s = step_stats(step);
+        s.outcomes.add(outcome::ok);
+        s.histogram.record(latency);
+    }
+
+    void record_check(const iteration& it, std::string_view what, std::string_view detail) override {
+        report_.failures.add_check(what, detail, it.index());
+    }
+
+    call_stats& step_stats(std::string_view step) {
+        // Heterogeneous lookup first: no string is built for a step already seen.
+        const auto found = report_.per_step.find(step);
+        return found != report_.per_step.end() ? found->second : report_.per_step[std::string(step)];
+    }
+
+    timeline_point& timeline_at(clock::time_point t) {
+        const auto bucket = static_cast<std::size_t>((t - start_) / options_.timeline_bucket);
         if (bucket >= report_.timeline.size()) {
             const std::size_t from = report_.timeline.size();
             report_.timeline.resize(bucket + 1);
             for (std::size_t i = from; i <= bucket; ++i)
                 report_.timeline[i].at_s = std::chrono::duration<double>(options_.timeline_bucket * i).count();
         }
-        auto& point = report_.timeline[bucket];
-        ++point.completed;
-        if (!r.ok()) ++point.errors;
-        point.in_flight = in_flight_;
-        if (trace_) write_trace(r, latency, end, ctx, session);
-        if (objectives_.abort_on_critical && (r.outcome == outcome::crash || r.outcome == outcome::deadlock))
-            abort(std::string("critical outcome ") + std::string(to_string(r.outcome)) + " on " + r.describe_call() +
-                  ": " + r.message);
+        return report_.timeline[bucket];
     }
 
     void abort(std::string reason) {
@@ -392,66 +363,7 @@ private:
         if (!stages_.empty()) ++stages_[std::min(stage, stages_.size() - 1)].dropped;
     }
 
-    // ---- trace -------------------------------------------------------------
-
-    void open_trace() {
-        std::error_code ec;
-        if (options_.trace_path.has_parent_path()) std::filesystem::create_directories(options_.trace_path.parent_path(), ec);
-        trace_ = std::make_unique<std::ofstream>(options_.trace_path, std::ios::out | std::ios::trunc);
-        if (!*trace_)
-            throw std::runtime_error("mcp_loadtest::run: cannot write the trace to '" + options_.trace_path.string() +
-                                     "'. Hint: check the directory exists and is writable, or leave trace_path empty.");
-        trace_buffer_.reserve(1 << 16);
-    }
-
-    void write_trace(const call_result& r, std::chrono::nanoseconds latency, clock::time_point end,
-                     const iteration_ctx& ctx, std::size_t session) {
-        char buf[256];
-        const double ts = std::chrono::duration<double>(end - start_).count();
-        std::snprintf(buf, sizeof buf,
-                      R"({"ts":%.6f,"kind":"call","session":%zu,"iteration":%llu,"request_id":%llu,"method":)", ts,
-                      session, static_cast<unsigned long long>(ctx.index),
-                      static_cast<unsigned long long>(r.request_id));
-        trace_buffer_ += buf;
-        append_json_string(trace_buffer_, r.method);
-        trace_buffer_ += R"(,"tool":)";
-        append_json_string(trace_buffer_, r.tool);
-        std::snprintf(buf, sizeof buf, R"(,"outcome":"%s","duration_ms":%.3f,"latency_ms":%.3f)",
-                      std::string(to_string(r.outcome)).c_str(), ms(r.duration), ms(latency));
-        trace_buffer_ += buf;
-        if (r.error_code) trace_buffer_ += R"(,"error_code":)" + std::to_string(r.error_code);
-        if (!r.ok() && !r.message.empty()) {
-            trace_buffer_ += R"(,"message":)";
-            append_json_string(trace_buffer_, r.message.substr(0, 300));
-        }
-        trace_buffer_ += "}\n";
-        if (trace_buffer_.size() >= (1 << 16)) flush_trace();
-    }
-
-    void flush_trace() {
-        if (!trace_) return;
-        trace_->write(trace_buffer_.data(), static_cast<std::streamsize>(trace_buffer_.size()));
-        trace_buffer_.clear();
-    }
-
     // ---- the report ------------------------------------------------------
-
-    json describe_workload() const {
-        if (auto* c = std::get_if<closed_load>(&load_))
-            return json{{"users", c->users}, {"duration_s", std::chrono::duration<double>(c->duration).count()},
-                        {"think_time_ms", ms(c->think_time)}, {"max_iterations", c->max_iterations},
-                        {"sessions", options_.sessions}};
-        if (auto* o = std::get_if<open_load>(&load_))
-            return json{{"rate", o->rate}, {"duration_s", std::chrono::duration<double>(o->duration).count()},
-                        {"max_in_flight", o->max_in_flight}, {"sessions", options_.sessions}};
-        const auto& st = std::get<staged_load>(load_);
-        json stages = json::array();
-        for (const auto& s : st.stages)
-            stages.push_back({{"name", s.name}, {"duration_s", std::chrono::duration<double>(s.duration).count()},
-                              {"target", s.target}});
-        return json{{"by", st.by == staged_load::driver::rate ? "rate" : "users"}, {"start", st.start},
-                    {"stages", stages}, {"sessions", options_.sessions}};
-    }
 
     void finish_report(clock::duration elapsed, std::chrono::nanoseconds cpu) {
         auto& r = report_;
@@ -459,13 +371,15 @@ private:
         r.overall.finalize();
         for (auto& [name, s] : r.per_tool) s.finalize();
         for (auto& [name, s] : r.per_method) s.finalize();
+        for (auto& [name, s] : r.per_step) s.finalize();
         r.throughput_rps = r.duration_s > 0 ? static_cast<double>(r.overall.calls()) / r.duration_s : 0;
         for (auto& st : stages_) {
             st.stats.finalize();
             st.throughput_rps = st.duration_s > 0 ? static_cast<double>(st.stats.calls()) / st.duration_s : 0;
         }
         r.stages = std::move(stages_);
-        find_breaking_point();
+        find_breaking_point(r, options_.breaking_p99 ? options_.breaking_p99 : objectives_.p99,
+                            options_.breaking_error_rate ? options_.breaking_error_rate : objectives_.error_rate);
 
         for (std::size_t i = 0; i < sessions_.size(); ++i) {
             const auto& s = sessions_[i];
@@ -492,70 +406,17 @@ private:
         }
         if (trace_) {
             for (const auto& p : r.processes)
-                for (const auto& s : p.samples) {
-                    char buf[256];
-                    std::snprintf(buf, sizeof buf,
-                                  R"({"ts":%.6f,"kind":"process_sample","session":%zu,"pid":%d,"rss_mb":%.3f,"cpu_pct":%.1f,"open_fds":%u,"threads":%u})"
-                                  "\n",
-                                  std::chrono::duration<double>(s.at).count(), p.session, static_cast<int>(s.pid),
-                                  s.rss_mb, s.cpu_pct, s.open_fds, s.threads);
-                    trace_buffer_ += buf;
-                }
-            flush_trace();
-            trace_->flush();
+                for (const auto& sample : p.samples) trace_->write_sample(p.session, sample);
+            trace_->close();
         }
 
-        auto& g = r.generator;
-        g.cpu_pct = r.duration_s > 0 ? 100.0 * std::chrono::duration<double>(cpu).count() / r.duration_s : 0;
-        g.send_lag = send_lag_.summary();
-        const bool rate_model = send_lag_.count() > 0;
-        const auto lag_limit = std::max<std::chrono::nanoseconds>(10ms, 2 * interval_hint_);
-        if (g.cpu_pct > 85.0) {
-            g.saturated = true;
-            g.explanation = "the load generator used " + format_num(g.cpu_pct) +
-                            "% of a core: it may be the bottleneck, not the server. Lower the load or spread it "
-                            "over several test processes.";
-        } else if (rate_model && g.send_lag.p99 > lag_limit) {
-            g.saturated = true;
-            g.explanation = "99% of sends left within " + format_ms(g.send_lag.p99) +
-                            " of their intended time, above " + format_ms(lag_limit) +
-                            ": the generator could not keep the arrival rate (machine overloaded?). Latencies "
-                            "still count from the intended times.";
-        } else {
-            g.explanation = "the load generator kept up (" + format_num(g.cpu_pct) + "% CPU" +
-                            (rate_model ? ", p99 send lag " + format_ms(g.send_lag.p99) : std::string()) + ")";
-        }
+        judge_generator(r.generator, r.duration_s, cpu, send_lag_, interval_hint_);
 
         r.violations = evaluate_thresholds(r, objectives_);
         if (r.aborted)
             r.violations.push_back({"run", "completed", "aborted: " + r.abort_reason,
                                     "The run stopped early on a critical failure; see the outcome counts."});
         r.passed = r.violations.empty();
-    }
-
-    void find_breaking_point() {
-        auto& r = report_;
-        const auto p99_limit = options_.breaking_p99 ? options_.breaking_p99 : objectives_.p99;
-        const auto err_limit = options_.breaking_error_rate ? options_.breaking_error_rate : objectives_.error_rate;
-        if (!p99_limit && !err_limit) return;
-        for (std::size_t i = 0; i < r.stages.size(); ++i) {
-            const auto& st = r.stages[i];
-            if (st.stats.calls() == 0) continue;
-            if (p99_limit && st.stats.latency.p99 > *p99_limit) {
-                r.breaking_stage = i;
-                r.breaking_reason = "stage " + std::to_string(i) + " (" + st.name + ", target " +
-                                    format_num(st.target) + ") p99 " + format_ms(st.stats.latency.p99) + " > " +
-                                    format_ms(*p99_limit);
-                return;
-            }
-            if (err_limit && st.stats.error_rate() > *err_limit) {
-                r.breaking_stage = i;
-                r.breaking_reason = "stage " + std::to_string(i) + " (" + st.name + ", target " +
-                                    format_num(st.target) + ") error rate " + format_pct(st.stats.error_rate()) +
-                                    " > " + format_pct(*err_limit);
-                return;
-            }
-        }
     }
 
     // Every server process the run spawned, then the ones the caller named
@@ -572,11 +433,10 @@ private:
     asio::any_io_executor ex_;
     any_server server_;
     workload load_;
-    mix mix_;
+    scenario body_;
     thresholds objectives_;
     run_options options_;
     load_rng rng_;
-    std::vector<raw_json> fixed_args_;
 
     std::vector<session> sessions_;
     std::size_t next_session_ = 0;
@@ -587,30 +447,28 @@ private:
     std::exception_ptr failure_;
     wake_event idle_;
     std::chrono::nanoseconds interval_hint_{0};
+    asio::steady_timer* driver_timer_ = nullptr;  // the users driver's wait, while it waits
 
     load_report report_;
     std::vector<stage_report> stages_;
     latency_histogram send_lag_;
     process_sampler sampler_;
-    std::unique_ptr<std::ofstream> trace_;
-    std::string trace_buffer_;
+    std::unique_ptr<trace_writer> trace_;
 };
 
 struct load_job {
     any_server server;
     workload load;
-    mix calls;
+    scenario body;
     thresholds objectives;
     run_options options;
-};
 
-// One shared_ptr parameter: GCC 12 mis-copies some by-value class-type
-// coroutine parameters into the frame.
-inline asio::awaitable<load_report> run_load(std::shared_ptr<load_job> job) {
-    auto engine = std::make_shared<load_engine>(co_await asio::this_coro::executor, std::move(job->server),
-                                                std::move(job->load), std::move(job->calls),
-                                                std::move(job->objectives), std::move(job->options));
-    co_return co_await engine->execute();
-}
+    asio::awaitable<load_report> run() {
+        auto engine = std::make_shared<load_engine>(co_await asio::this_coro::executor, std::move(server),
+                                                    std::move(load), std::move(body), std::move(objectives),
+                                                    std::move(options));
+        co_return co_await engine->execute();
+    }
+};
 
 }  // namespace mcp_loadtest::detail

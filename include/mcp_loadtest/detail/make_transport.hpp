@@ -1,28 +1,27 @@
-// Builds the transport a server description asks for.
+// Builds the transport a server description asks for: stdio directly, the
+// network transports through the registry their public headers fill
+// (transport_registry.hpp), so this file compiles no network code.
 #pragma once
 
 #include <mcp_loadtest/any_server.hpp>
-#include <mcp_loadtest/detail/http_transport.hpp>
-#include <mcp_loadtest/detail/socket_transport.hpp>
 #include <mcp_loadtest/detail/stdio_transport.hpp>
-#include <mcp_loadtest/detail/websocket_transport.hpp>
+#include <mcp_loadtest/detail/transport_registry.hpp>
 
 #include <memory>
+#include <stdexcept>
+#include <string>
 #include <variant>
 
 namespace mcp_loadtest::detail {
 
 inline std::shared_ptr<transport> make_transport(asio::any_io_executor ex, any_server server) {
-    return std::visit(
-        [&ex](auto&& s) -> std::shared_ptr<transport> {
-            using T = std::decay_t<decltype(s)>;
-            if constexpr (std::is_same_v<T, stdio_server>) return std::make_shared<stdio_transport>(ex, std::move(s));
-            else if constexpr (std::is_same_v<T, socket_server>) return std::make_shared<socket_transport>(ex, std::move(s));
-            else if constexpr (std::is_same_v<T, websocket_server>)
-                return std::make_shared<websocket_transport>(ex, std::move(s));
-            else return std::make_shared<http_transport>(ex, std::move(s));
-        },
-        std::move(server));
+    if (auto* stdio = std::get_if<stdio_server>(&server))
+        return std::make_shared<stdio_transport>(ex, std::move(*stdio));
+    if (const transport_factory make = transport_slot(server.index())) return make(std::move(ex), std::move(server));
+    // A programming error, not a server failure: say which include fixes it.
+    throw std::logic_error("mcp_loadtest: no " + transport_name(server) + " transport in this program (for " +
+                           describe(server) + "). #include " + transport_header(server) +
+                           " in one of the test's source files.");
 }
 
 }  // namespace mcp_loadtest::detail

@@ -6,24 +6,15 @@
 // that stopped reading from one that is merely slow.
 #pragma once
 
+#include <mcp_loadtest/detail/format.hpp>
+
 #include <chrono>
 #include <cstddef>
-#include <cstdio>
 #include <string>
 #include <string_view>
 #include <utility>
 
 namespace mcp_loadtest::detail {
-
-/// "512 bytes", "3.2 KiB", "64.0 MiB": for messages.
-[[nodiscard]] inline std::string describe_bytes(std::size_t n) {
-    if (n < 1024) return std::to_string(n) + " bytes";
-    char text[32];
-    const double v = static_cast<double>(n);
-    if (n < 1024 * 1024) std::snprintf(text, sizeof text, "%.1f KiB", v / 1024);
-    else std::snprintf(text, sizeof text, "%.1f MiB", v / (1024.0 * 1024.0));
-    return text;
-}
 
 class send_queue {
 public:
@@ -66,7 +57,7 @@ public:
         const auto waited = std::chrono::duration_cast<std::chrono::milliseconds>(clock::now() - write_started_);
         if (waited < after) return {};
         return " The " + std::string(who) + " has stopped reading: a write to it has made no progress for " +
-               std::to_string(waited.count()) + " ms, with " + describe_bytes(waiting()) +
+               std::to_string(waited.count()) + " ms, with " + format_bytes(waiting()) +
                " waiting to be sent. It is stuck, or busy writing without reading its input.";
     }
 
@@ -74,7 +65,7 @@ public:
     [[nodiscard]] std::string overflow_message(std::string_view who, std::string_view limit_name) const {
         return "the " + std::string(who) + " stopped reading: " + std::to_string(waiting()) +
                " bytes are waiting to be sent to it, more than " + std::string(limit_name) + " (" +
-               describe_bytes(limit_) + ") allows. It is stuck, or writes (pings, requests, floods of output) without reading its input; "
+               format_bytes(limit_) + ") allows. It is stuck, or writes (pings, requests, floods of output) without reading its input; "
                "no call can complete. Hint: raise " + std::string(limit_name) +
                " only if the server legitimately reads this slowly.";
     }

@@ -12,11 +12,13 @@
 #include <mcp_loadtest/call_result.hpp>
 #include <mcp_loadtest/client_options.hpp>
 #include <mcp_loadtest/detail/asio_compat.hpp>
+#include <mcp_loadtest/detail/clock.hpp>
 #include <mcp_loadtest/detail/completion.hpp>
 #include <mcp_loadtest/detail/json_scan.hpp>
+#include <mcp_loadtest/detail/jsonrpc_writer.hpp>
 #include <mcp_loadtest/detail/loop_registry.hpp>
-#include <mcp_loadtest/detail/stdio_transport.hpp>
 #include <mcp_loadtest/detail/transport.hpp>
+#include <mcp_loadtest/detail/truncate_for_message.hpp>
 #include <mcp_loadtest/detail/wire_text.hpp>
 #include <mcp_loadtest/session_info.hpp>
 
@@ -219,13 +221,7 @@ public:
     /// Sends a notification (no reply expected).
     void send_notification(std::string_view method, std::string_view params_json) {
         if (closed_ || closing_ || dead_) return;
-        std::string line = R"({"jsonrpc":"2.0","method":)";
-        append_json_string(line, method);
-        if (!params_json.empty()) {
-            line += R"(,"params":)";
-            line += params_json;
-        }
-        line += "}\n";
+        const std::string line = write_notification(method, params_json);
         ++stats_.notifications_sent;
         outgoing info;
         info.what = outgoing::kind::notification;
@@ -492,12 +488,7 @@ private:
     }
 
     void send_cancelled(std::uint64_t id, std::string_view reason) {
-        std::string params = R"({"requestId":)";
-        append_uint(params, id);
-        params += R"(,"reason":)";
-        append_json_string(params, reason);
-        params += '}';
-        send_notification("notifications/cancelled", params);
+        send_notification("notifications/cancelled", cancelled_params(id, reason));
     }
 
     // ---- transport events ------------------------------------------------
@@ -818,21 +809,11 @@ private:
             }
         }
         std::string line;
-        line.reserve(p.retry_tail.size() + 128);
         const std::uint64_t id = next_id();
-        begin_request(line, id, p.method);
-        line += R"(,"params":{)";
-        if (!responses.empty()) {
-            line += R"("inputResponses":)";
-            line += responses.dump();
-            line += ',';
-        }
-        if (auto state = result.find("requestState"); state != result.end() && state->is_string()) {
-            line += R"("requestState":)";
-            append_json_string(line, state->get_ref<const std::string&>());
-            line += ',';
-        }
-        line += p.retry_tail;
+        const std::string* request_state = nullptr;
+        if (auto state = result.find("requestState"); state != result.end() && state->is_string())
+            request_state = &state->get_ref<const std::string&>();
+        write_input_retry(line, id, p.method, responses, request_state, p.retry_tail);
         // The same call continues under the new id: same deadline, same caller.
         auto node = pending_.extract(it);
         node.key() = id;
@@ -862,26 +843,14 @@ private:
             } catch (const std::exception&) {
             }
         }
-        std::string reply = R"({"jsonrpc":"2.0","id":)";
-        reply += env.id.in(line);
-        const auto error_reply = [&reply](std::int64_t code, std::string_view message) {
-            reply += R"(,"error":{"code":)";
-            reply += std::to_string(code);
-            reply += R"(,"message":)";
-            append_json_string(reply, message);
-            reply += "}}\n";
-        };
-        const auto result_reply = [&reply](const json& result) {
-            reply += R"(,"result":)";
-            reply += result.dump();
-            reply += "}\n";
-        };
+        std::string reply;
+        begin_response(reply, env.id.in(line));
         try {
-            result_reply(answer_for_server(method, params));
+            end_result_response(reply, answer_for_server(method, params));
         } catch (const rpc_error& e) {
-            error_reply(e.code(), e.what());
+            end_error_response(reply, e.code(), e.what());
         } catch (const std::exception& e) {
-            error_reply(-32603, std::string("Internal error in the client's handler: ") + e.what());
+            end_error_response(reply, -32603, std::string("Internal error in the client's handler: ") + e.what());
         }
         ++stats_.server_requests_answered;
         outgoing info;

@@ -4,69 +4,24 @@
 #pragma once
 
 #include <mcp_loadtest/detail/child_process.hpp>
-#include <mcp_loadtest/detail/json_scan.hpp>
+#include <mcp_loadtest/detail/clock.hpp>
 #include <mcp_loadtest/detail/line_transport.hpp>
+#include <mcp_loadtest/detail/sigpipe.hpp>
+#include <mcp_loadtest/detail/truncate_for_message.hpp>
+#include <mcp_loadtest/process_audit.hpp>
 #include <mcp_loadtest/server.hpp>
 
+#include <algorithm>
 #include <array>
 #include <csignal>
 #include <cstring>
 #include <fcntl.h>
-#include <mutex>
+#include <filesystem>
 #include <optional>
 #include <string>
 #include <thread>
 
 namespace mcp_loadtest::detail {
-
-using clock = std::chrono::steady_clock;
-
-inline void ignore_sigpipe_once() {
-    static std::once_flag once;
-    std::call_once(once, [] {
-        // Writes to a dead server's stdin must fail with EPIPE, not kill the test.
-        struct sigaction old {};
-        if (::sigaction(SIGPIPE, nullptr, &old) == 0 && old.sa_handler == SIG_DFL)
-            ::signal(SIGPIPE, SIG_IGN);
-    });
-}
-
-/// At most `n` bytes of `s`, for a message: valid UTF-8 is kept (never cut
-/// inside a character), control characters become spaces, and bytes that are
-/// not UTF-8 are written as \xNN, so messages and reports stay valid text.
-inline std::string truncate_for_message(std::string_view s, std::size_t n = 512) {
-    static constexpr char hex[] = "0123456789abcdef";
-    const std::size_t stop = s.size() < n ? s.size() : n;
-    std::string out;
-    out.reserve(stop + 3);
-    std::size_t i = 0;
-    while (i < stop) {
-        const auto c = static_cast<unsigned char>(s[i]);
-        if (c < 0x80) {
-            out += c < 0x20 && c != '\t' ? ' ' : static_cast<char>(c);
-            ++i;
-            continue;
-        }
-        const std::size_t len = utf8_lead_table.length[c];
-        bool valid = len != 0 && i + len <= s.size();
-        if (valid) {
-            const auto second = static_cast<unsigned char>(s[i + 1]);
-            valid = second >= utf8_lead_table.lo[c] && second <= utf8_lead_table.hi[c];
-            for (std::size_t k = 2; valid && k < len; ++k) valid = (static_cast<unsigned char>(s[i + k]) & 0xC0) == 0x80;
-        }
-        if (!valid) {
-            ((out += "\\x") += hex[c >> 4]) += hex[c & 15];
-            ++i;
-        } else if (i + len > stop) {
-            break;
-        } else {
-            out.append(s.substr(i, len));
-            i += len;
-        }
-    }
-    if (i < s.size()) out += "...";
-    return out;
-}
 
 class stdio_transport final : public line_transport {
 public:

@@ -1,0 +1,94 @@
+// The units the HTTP connection pool moves around: one exchange (a request and
+// its response) and the keep-alive connection that carries it.
+#pragma once
+
+#include <mcp_loadtest/detail/base64.hpp>
+#include <mcp_loadtest/detail/byte_stream.hpp>
+#include <mcp_loadtest/detail/http1.hpp>
+#include <mcp_loadtest/detail/sse.hpp>
+#include <mcp_loadtest/detail/transport.hpp>
+
+#include <algorithm>
+#include <cctype>
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace mcp_loadtest::detail {
+
+struct http_connection;
+
+struct http_exchange {
+    enum class kind { post, get_stream, del, legacy_stream, resume };
+    kind what = kind::post;
+    outgoing::kind message = outgoing::kind::request;
+    std::uint64_t id = 0;
+    bool is_initialize = false;
+    bool is_initialized_notification = false;
+    std::string label;      // unowned exchanges: what they carry, for messages
+    bool internal = false;  // our own re-initialisation: its reply is not the core's
+    bool replayed = false;  // sent again on a re-initialised session
+    std::string body;       // the JSON-RPC message, kept only when it may be replayed
+    std::string reply;      // response body (JSON replies and error bodies)
+    bool abandoned = false;
+    bool retried = false;  // a reused keep-alive connection failed before any byte: sent again once
+    unsigned resumptions = 0;  // GETs with Last-Event-ID after the reply stream ended early
+    std::string request;
+    std::weak_ptr<http_connection> conn;
+    // response
+    int status = 0;
+    bool is_sse = false;
+    bool unexpected_type = false;  // a 2xx answer to a request, neither JSON nor SSE
+    std::string content_type;      // as the server sent it, for messages
+    std::size_t max_event_bytes = sse::parser::default_max_event_bytes;
+    std::unique_ptr<sse::parser> sse_events;  // made when the reply turns out to be SSE
+    sse::parser& events() {
+        if (!sse_events) sse_events = std::make_unique<sse::parser>(max_event_bytes);
+        return *sse_events;
+    }
+    std::uint64_t received = 0;
+    // No call's deadline covers it: a notification, or a reply to a server's request.
+    [[nodiscard]] bool unowned() const noexcept { return what == kind::post && message != outgoing::kind::request; }
+    // Carries a message of the core (a POST, or the GET resuming a POST's reply stream).
+    [[nodiscard]] bool carries_message() const noexcept { return what == kind::post || what == kind::resume; }
+};
+
+struct http_connection {
+    explicit http_connection(const asio::any_io_executor& ex) : socket(ex), answer_deadline(ex) {}
+    byte_stream socket;
+    asio::steady_timer answer_deadline;  // armed only for unowned exchanges
+    http1::response_parser parser{};
+    std::vector<char> buffer = std::vector<char>(16 * 1024);
+    std::shared_ptr<http_exchange> current;
+    bool pooled = true;
+    bool reused = false;
+    bool reading = false;
+    bool closed = false;
+};
+
+// Header values that are not plain printable ASCII travel base64-encoded (2026-07-28).
+inline void append_http_header_value(std::string& out, std::string_view v) {
+    bool safe = !v.empty() && v.front() != ' ' && v.back() != ' ' && v.rfind("=?base64?", 0) != 0;
+    for (unsigned char c : v)
+        if (c < 0x20 || c > 0x7e) safe = false;
+    if (safe) {
+        out += v;
+        return;
+    }
+    out += "=?base64?";
+    base64_append(out, std::span<const std::uint8_t>(reinterpret_cast<const std::uint8_t*>(v.data()), v.size()));
+    out += "?=";
+}
+
+// application/json, application/*+json (parameters and case ignored).
+inline bool is_json_media_type(std::string_view content_type) {
+    std::string type(content_type.substr(0, content_type.find(';')));
+    std::transform(type.begin(), type.end(), type.begin(),
+                   [](unsigned char ch) { return static_cast<char>(std::tolower(ch)); });
+    return type.find("json") != std::string::npos;
+}
+
+}  // namespace mcp_loadtest::detail

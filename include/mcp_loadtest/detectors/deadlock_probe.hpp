@@ -1,0 +1,201 @@
+// The deadlock probe (docs/load-testing.md#the-deadlock-probe), composed from
+// the public combinators: open_sessions → tools/list with a short timeout →
+// `concurrent` tools/call per session through release_together(), each with a
+// hang threshold and a grace period; critical if any call never answers.
+#pragma once
+
+#include <mcp_loadtest/combinators.hpp>
+#include <mcp_loadtest/detail/format.hpp>
+#include <mcp_loadtest/sessions.hpp>
+
+#include <chrono>
+#include <cstdint>
+#include <string>
+#include <type_traits>
+#include <string_view>
+#include <vector>
+
+namespace mcp_loadtest {
+
+struct probe_options {
+    std::size_t concurrent = 20;  ///< tools/call fired at once, per session
+    std::chrono::milliseconds hang_threshold{5000};
+    /// Extra wait after the threshold before a call counts as deadlocked
+    /// (0: half the threshold, so a deadlock is reported within 1.5× it).
+    std::chrono::milliseconds grace{0};
+    std::chrono::milliseconds tools_list_timeout{1000};
+    std::size_t sessions = 1;  ///< server processes probed at once
+    std::size_t rounds = 1;    ///< repeat the burst; stops after the first round with a deadlock
+};
+// Written inline inside co_await: must stay trivially copyable (docs/index.md#compiler-notes).
+static_assert(std::is_trivially_copyable_v<probe_options>);
+
+enum class probe_verdict : std::uint8_t { pass, warning, critical };
+
+[[nodiscard]] constexpr std::string_view to_string(probe_verdict v) noexcept {
+    switch (v) {
+        case probe_verdict::pass: return "pass";
+        case probe_verdict::warning: return "warning";
+        case probe_verdict::critical: return "critical";
+    }
+    return "unknown";
+}
+
+struct probe_call {
+    std::size_t session = 0;
+    std::size_t round = 0;
+    std::uint64_t request_id = 0;
+    mcp_loadtest::outcome outcome = outcome::ok;
+    std::chrono::nanoseconds duration{0};
+    std::string message;
+};
+
+struct deadlock_report {
+    probe_verdict verdict = probe_verdict::pass;
+    std::string tool;
+    std::string method = "tools/call";
+    std::string failed_stage;  ///< "initialize" or "tools/list" when the probe could not get to the calls
+    std::string explanation;   ///< what happened and what it means
+    std::vector<probe_call> calls;
+    std::size_t ok = 0, slow = 0, deadlocked = 0, failed = 0;
+    std::vector<std::uint64_t> deadlocked_ids;
+    std::size_t rounds_run = 0;
+    std::chrono::nanoseconds write_spread{0};  ///< the last round: first to last request written
+    std::chrono::nanoseconds took{0};
+
+    [[nodiscard]] bool passed() const noexcept { return verdict == probe_verdict::pass; }
+    [[nodiscard]] bool has_deadlock() const noexcept { return deadlocked > 0 || !failed_stage.empty(); }
+};
+
+namespace detail {
+
+inline void judge(deadlock_report& r, const probe_options& o) {
+    const std::size_t n = r.calls.size();
+    const std::string tool = "'" + r.tool + "'";
+    if (r.deadlocked > 0) {
+        r.verdict = probe_verdict::critical;
+        r.explanation = "DEADLOCK: " + std::to_string(r.deadlocked) + " of " + std::to_string(n) + " concurrent " +
+                        r.method + " calls to " + tool + " never answered within " +
+                        std::to_string(o.hang_threshold.count() + o.grace.count()) + " ms (request ids " +
+                        format_list(r.deadlocked_ids) +
+                        "). initialize and tools/list worked, so the tool path itself blocks: look for lazy "
+                        "initialisation, a lock or a blocking import on the first call.";
+    } else if (r.failed > 0) {
+        r.verdict = probe_verdict::critical;
+        r.explanation = std::to_string(r.failed) + " of " + std::to_string(n) +
+                        " concurrent calls failed (crash, malformed reply or error): see calls[].message.";
+    } else if (r.slow * 2 > n) {
+        r.verdict = probe_verdict::warning;
+        r.explanation = std::to_string(r.slow) + " of " + std::to_string(n) + " concurrent calls took longer than " +
+                        std::to_string(o.hang_threshold.count()) + " ms but did answer: concurrency degrades latency.";
+    } else {
+        r.verdict = probe_verdict::pass;
+        r.explanation = "all " + std::to_string(n) + " concurrent calls to " + tool + " answered" +
+                        (r.slow ? " (" + std::to_string(r.slow) + " slowly)" : std::string()) + ".";
+    }
+}
+
+struct probe_job {
+    any_server server;
+    client_options client;
+    std::string tool;
+    raw_json args;
+    probe_options o;
+    deadlock_report r{};
+
+    asio::awaitable<deadlock_report> run() {
+        const auto t0 = std::chrono::steady_clock::now();
+        r.tool = tool;
+        if (o.grace.count() == 0) o.grace = o.hang_threshold / 2;
+        std::vector<session> sessions;
+        try {
+            sessions = co_await open_sessions(server, o.sessions, client);
+        } catch (const connect_error& e) {
+            r.verdict = probe_verdict::critical;
+            r.failed_stage = "initialize";
+            r.explanation = std::string("the server never completed initialize, so no tool could be probed: ") + e.what();
+            r.took = std::chrono::steady_clock::now() - t0;
+            co_return std::move(r);
+        }
+        if (co_await tools_listed(sessions)) {
+            call_options call;
+            call.timeout = o.hang_threshold;
+            call.grace = o.grace;
+            for (std::size_t round = 0; round < o.rounds && r.deadlocked == 0; ++round) {
+                std::vector<asio::awaitable<call_result>> armed;  // created, nothing sent yet
+                for (std::size_t s = 0; s < sessions.size(); ++s)
+                    for (std::size_t i = 0; i < o.concurrent; ++i) armed.push_back(sessions[s].call_tool(tool, args, call));
+                auto burst = co_await release_together(std::move(armed));
+                r.write_spread = burst.write_spread;
+                ++r.rounds_run;
+                for (std::size_t i = 0; i < burst.results.size(); ++i) tally(burst.results[i], i / o.concurrent, round);
+            }
+            judge(r, o);
+        }
+        if (r.deadlocked > 0) sessions.clear();  // wedged: killed at once, not waited for
+        co_await close_sessions(sessions);
+        r.took = std::chrono::steady_clock::now() - t0;
+        co_return std::move(r);
+    }
+
+    /// tools/list on every session within the short timeout, and the tool exists.
+    asio::awaitable<bool> tools_listed(std::vector<session>& sessions) {
+        call_options list_options;
+        list_options.timeout = o.tools_list_timeout;
+        auto lists = co_await concurrently(sessions, sessions.size(),
+                                           [&](session& s, std::size_t) { return s.list_tools(list_options); });
+        for (const auto& tools : lists) {
+            if (!tools.ok()) {
+                r.verdict = probe_verdict::critical;
+                r.failed_stage = "tools/list";
+                r.explanation = "tools/list did not succeed within " + std::to_string(o.tools_list_timeout.count()) +
+                                " ms (" + tools.status.describe() +
+                                "): the server is stuck before any tool is called (initialisation blocking its "
+                                "event loop?).";
+                co_return false;
+            }
+            if (!tools.find(tool)) {
+                std::string names;
+                for (const auto& t : tools) names += (names.empty() ? "" : ", ") + t.name;
+                co_await close_sessions(sessions);
+                throw std::invalid_argument("deadlock_probe: the server has no tool named '" + tool +
+                                            "' (tools/list returned: " + names + ")");
+            }
+        }
+        co_return true;
+    }
+
+    void tally(const call_result& c, std::size_t session, std::size_t round) {
+        r.calls.push_back({session, round, c.request_id, c.outcome, c.duration, c.message});
+        switch (c.outcome) {
+            case outcome::ok:
+            case outcome::tool_error: ++r.ok; break;
+            case outcome::hang: ++r.slow; break;
+            case outcome::deadlock:
+                ++r.deadlocked;
+                r.deadlocked_ids.push_back(c.request_id);
+                break;
+            default: ++r.failed; break;
+        }
+    }
+};
+
+}  // namespace detail
+
+// The client options take an overload, not a default: a defaulted client_options{}
+// would be a temporary inside the caller's co_await (docs/index.md#compiler-notes).
+/// initialize → tools/list (short timeout) → `concurrent` tools/call released
+/// at once, each with a hang detector; critical if any never answers.
+inline asio::awaitable<deadlock_report> deadlock_probe(any_server server, std::string tool, const json& arguments,
+                                                       probe_options options, client_options client) {
+    if (options.concurrent == 0 || options.sessions == 0 || options.rounds == 0)
+        throw std::invalid_argument("deadlock_probe: concurrent, sessions and rounds must be at least 1");
+    return detail::start_owned(detail::probe_job{std::move(server), std::move(client), std::move(tool),
+                                                 raw_json::from(arguments), options});
+}
+inline asio::awaitable<deadlock_report> deadlock_probe(any_server server, std::string tool, const json& arguments,
+                                                       probe_options options = {}) {
+    return deadlock_probe(std::move(server), std::move(tool), arguments, options, client_options{});
+}
+
+}  // namespace mcp_loadtest

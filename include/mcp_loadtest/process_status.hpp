@@ -1,0 +1,33 @@
+// How a spawned server ended, and the error thrown when one cannot be started.
+// Public types, so reports and catch clauses need no process machinery.
+#pragma once
+
+#include <cstring>
+#include <stdexcept>
+#include <string>
+
+namespace mcp_loadtest {
+
+/// How a server process ended.
+struct exit_status {
+    bool exited = false;     ///< the process is gone (either way below)
+    int code = -1;           ///< exit code when it exited normally, else -1
+    int signal = 0;          ///< terminating signal, else 0
+
+    [[nodiscard]] std::string describe() const {
+        if (!exited) return "still running";
+        if (signal != 0) {
+            const char* name = ::sigabbrev_np(signal);
+            return "killed by signal " + std::to_string(signal) + (name ? std::string(" (SIG") + name + ")" : "");
+        }
+        return "exited with code " + std::to_string(code);
+    }
+};
+
+/// Thrown when a server cannot be started. The message says why and what to try.
+class spawn_error : public std::runtime_error {
+public:
+    using std::runtime_error::runtime_error;
+};
+
+}  // namespace mcp_loadtest
