@@ -1,24 +1,55 @@
 #!/usr/bin/env bash
 # Installs everything mcp-loadtest's build, tests and examples need on a bare
-# Debian 12 machine: the compiler and build tools, the header-only
+# Debian 12 machine: the compilers and build tools, the header-only
 # dependencies, and the pinned third-party MCP servers for the interop tests.
+#
+#   .ci/install-deps.sh           install what is missing (sudo when not root)
+#   .ci/install-deps.sh --check   exit 1 and name what is missing; install nothing
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 sudo=""
 [ "$(id -u)" -eq 0 ] || sudo=sudo
 
 packages=(g++ cmake ninja-build meson pkg-config python3
-          libasio-dev nlohmann-json3-dev doctest-dev catch2 libssl-dev openssl
+          libasio-dev nlohmann-json3-dev doctest-dev catch2 libgtest-dev libssl-dev openssl
           wrk  # wrk: the baseline of bench/bench_http.cpp
-          clang-16 libclang-rt-16-dev)  # libFuzzer and the sanitizers for .ci/fuzz.sh
+          # Clang 16 with libc++: the clang-libcxx and tsan presets, libFuzzer (.ci/fuzz.sh)
+          clang-16 libclang-rt-16-dev libc++-16-dev libc++abi-16-dev)
 command -v npm >/dev/null 2>&1 || packages+=(nodejs npm)
+# Pinned by the package-lock.json files in tests/interop and tests/conformance
+# (the official conformance suite, which brings its own Node 22).
+npm_dirs=("$root/tests/interop" "$root/tests/conformance")
+
+missing_packages() {
+  local p
+  for p in "${packages[@]}"; do
+    dpkg-query -W -f='${Status}\n' "$p" 2>/dev/null | grep -q "install ok installed" || echo "$p"
+  done
+}
+missing_npm() {
+  local d
+  for d in "${npm_dirs[@]}"; do
+    (cd "$d" && npm ls --depth=0 >/dev/null 2>&1) || echo "$d"  # missing or not the locked versions
+  done
+}
+
+if [ "${1:-}" = "--check" ]; then
+  if ! command -v dpkg-query >/dev/null 2>&1; then
+    echo "install-deps: not a Debian-like system; install the equivalents of: ${packages[*]}" >&2
+    exit 0
+  fi
+  missing=$(missing_packages | tr '\n' ' ')
+  command -v npm >/dev/null 2>&1 && missing+=$(missing_npm | sed 's|.*/|npm:|' | tr '\n' ' ')
+  [ -z "${missing// /}" ] && exit 0
+  echo "install-deps: missing: $missing"
+  exit 1
+fi
 
 $sudo apt-get update -qq
 DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${packages[@]}" >/dev/null
 echo "install-deps: Debian packages ready: ${packages[*]}"
 
-# Pinned by the package-lock.json files in tests/interop and tests/conformance
-# (the official conformance suite, which brings its own Node 22).
-npm ci --prefix "$root/tests/interop" --no-audit --no-fund --loglevel=error
-npm ci --prefix "$root/tests/conformance" --no-audit --no-fund --loglevel=error
+for d in "${npm_dirs[@]}"; do
+  npm ci --prefix "$d" --no-audit --no-fund --loglevel=error
+done
 echo "install-deps: npm servers ready: $(ls "$root/tests/interop/node_modules/@modelcontextprotocol")"

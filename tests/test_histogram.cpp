@@ -5,6 +5,8 @@
 #include <mcp_loadtest/histogram.hpp>
 #include <mcp_loadtest/load_report.hpp>
 
+#include "support/allocation_counter.hpp"
+
 #include <algorithm>
 #include <array>
 #include <atomic>
@@ -12,7 +14,6 @@
 #include <cmath>
 #include <cstdint>
 #include <cstdlib>
-#include <new>
 #include <random>
 #include <string>
 #include <vector>
@@ -22,21 +23,8 @@ using H = mlt::latency_histogram;
 using namespace std::chrono_literals;
 using std::chrono::nanoseconds;
 
-// Counts allocations made through operator new while `counting` is set, to check that record()
-// does not allocate once the counters exist. Replaced together with delete (malloc/free) so the
-// sanitizers see matching pairs.
-namespace {
-std::atomic<bool> counting{false};
-std::atomic<std::uint64_t> allocations{0};
-}  // namespace
-
-void* operator new(std::size_t size) {
-    if (counting.load(std::memory_order_relaxed)) allocations.fetch_add(1, std::memory_order_relaxed);
-    if (void* p = std::malloc(size == 0 ? 1 : size)) return p;
-    throw std::bad_alloc();
-}
-void operator delete(void* p) noexcept { std::free(p); }
-void operator delete(void* p, std::size_t) noexcept { std::free(p); }
+using mlt_test::allocations;
+using mlt_test::counting;
 
 namespace {
 
@@ -262,7 +250,8 @@ TEST_CASE("an empty histogram is cheap and reports zeros") {
     CHECK(sizeof(H) <= 80);
 }
 
-TEST_CASE("storage: allocated once, on the first record, and record never allocates afterwards") {
+TEST_CASE("storage: allocated once, on the first record, and record never allocates afterwards" *
+          doctest::skip(!mlt_test::counts_allocations)) {
     H h;
     CHECK_FALSE(h.storage_allocated());
     allocations = 0;

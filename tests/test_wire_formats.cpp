@@ -12,12 +12,13 @@
 #include <mcp_loadtest/detail/websocket.hpp>
 #include <mcp_loadtest/histogram.hpp>
 
+#include "support/allocation_counter.hpp"
+
 #include <array>
 #include <atomic>
 #include <cstdint>
 #include <cstdlib>
 #include <functional>
-#include <new>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -30,20 +31,8 @@ namespace ws = mcp_loadtest::detail::ws;
 using namespace std::string_literals;
 using namespace std::string_view_literals;
 
-// Counts allocations while `counting` is set, to check that steady-state parsing does not
-// allocate. Replaced together with delete (malloc/free) so the sanitizers see matching pairs.
-namespace {
-std::atomic<bool> counting{false};
-std::atomic<std::uint64_t> allocations{0};
-}  // namespace
-
-void* operator new(std::size_t size) {
-    if (counting.load(std::memory_order_relaxed)) allocations.fetch_add(1, std::memory_order_relaxed);
-    if (void* p = std::malloc(size == 0 ? 1 : size)) return p;
-    throw std::bad_alloc();
-}
-void operator delete(void* p) noexcept { std::free(p); }
-void operator delete(void* p, std::size_t) noexcept { std::free(p); }
+using mlt_test::allocations;
+using mlt_test::counting;
 
 namespace {
 
@@ -784,7 +773,7 @@ TEST_CASE("http1: the head stays readable after done, until the next response st
     CHECK(p.status() == 202);
 }
 
-TEST_CASE("http1: steady-state parsing does not allocate") {
+TEST_CASE("http1: steady-state parsing does not allocate" * doctest::skip(!mlt_test::counts_allocations)) {
     const std::string responses =
         "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nMcp-Session-Id: 4f1c\r\nContent-Length: 11\r\n\r\n"
         "{\"id\":1234}"

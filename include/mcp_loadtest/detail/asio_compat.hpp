@@ -15,6 +15,16 @@
 #error "mcp-loadtest needs standalone Asio 1.22.1 or newer (apt install libasio-dev, vcpkg install asio)"
 #endif
 
+// Asio 1.22 recognises Clang's C++20 coroutines only through
+// <experimental/coroutine>, which libstdc++ does not have (and libc++ 17
+// removed): tell it what its own detection misses.
+#if defined(__clang__) && !defined(ASIO_HAS_CO_AWAIT) && defined(__cpp_impl_coroutine) && __has_include(<coroutine>)
+#if defined(ASIO_DETAIL_CONFIG_HPP)
+#error "Asio was included before mcp-loadtest and did not detect Clang's coroutines: include the mcp_loadtest headers before <asio.hpp>, or define ASIO_HAS_CO_AWAIT=1"
+#endif
+#define ASIO_HAS_CO_AWAIT 1
+#endif
+
 #include <asio/any_io_executor.hpp>
 #include <asio/associated_cancellation_slot.hpp>
 #include <asio/async_result.hpp>

@@ -1,5 +1,5 @@
 // The MCP_* test macros, once for every framework. An adapter (doctest.hpp,
-// catch2.hpp) defines three primitives, then includes this header:
+// catch2.hpp, gtest.hpp) defines three primitives, then includes this header:
 //
 //   MCP_LOADTEST_DETAIL_ASSERT(KIND, cond, message)
 //       KIND is CHECK (record and go on) or REQUIRE (record and stop the case).
@@ -7,7 +7,9 @@
 //       must go through the framework's assertion machinery, on the calling
 //       (test) thread, so the result is counted in JUnit output.
 //   MCP_LOADTEST_DETAIL_TEST_CASE(...)
-//       The framework's test-case macro (name, then decorators or tags).
+//       The framework's test-case macro (name, then decorators or tags;
+//       GoogleTest: suite and test name, and gtest.hpp names the case macros
+//       MCP_LOADTEST_TEST and MCP_LOADTEST_TEST_LIMIT).
 //   MCP_LOADTEST_DETAIL_CASE_FAILED(message)
 //       A counted, non-fatal failure of the case itself (time limit, escaped
 //       exception), reported at the case's line.

@@ -48,7 +48,8 @@ std::optional<std::string> run_case(MakeBody make_body, std::chrono::millisecond
             } else {
                 failure = "MCP_LOADTEST_CASE exceeded its time limit of " + limit +
                           " and was cancelled. Every await should be bounded: give calls a timeout, or raise "
-                          "the limit with MCP_LOADTEST_CASE_LIMIT(limit, name) or $MCP_LOADTEST_CASE_TIME_LIMIT.";
+                          "the limit with MCP_LOADTEST_CASE_LIMIT(limit, ...) (MCP_LOADTEST_TEST_LIMIT under GoogleTest) or "
+                          "$MCP_LOADTEST_CASE_TIME_LIMIT.";
                 cancel.emit(asio::cancellation_type::terminal);
                 ctx.restart();
                 run_until(clock::now() + std::chrono::seconds(2));
