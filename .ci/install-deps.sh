@@ -26,6 +26,24 @@ missing_packages() {
     dpkg-query -W -f='${Status}\n' "$p" 2>/dev/null | grep -q "install ok installed" || echo "$p"
   done
 }
+# valijson (header-only JSON Schema validator; strict mode, <mcp_loadtest/strict.hpp>).
+# Debian's libvalijson-dev hard-depends on Qt 5, Poco, yaml-cpp, jsoncpp,
+# picojson and RapidJSON (220 MB) for adapters we do not use: its headers are
+# unpacked into /usr/local instead (compilers search it; CMake finds its
+# config there). On your own machine `apt-get install libvalijson-dev` is fine.
+have_valijson() {
+  [ -f /usr/include/valijson/validator.hpp ] || [ -f /usr/local/include/valijson/validator.hpp ]
+}
+install_valijson() {
+  local tmp
+  tmp=$(mktemp -d)
+  (cd "$tmp" && apt-get download libvalijson-dev >/dev/null 2>&1) ||
+    { echo "install-deps: apt-get download libvalijson-dev failed" >&2; return 1; }
+  dpkg-deb --fsys-tarfile "$tmp"/libvalijson-dev_*.deb |
+    $sudo tar -x -C /usr/local --strip-components=2 ./usr/include ./usr/share/cmake
+  rm -rf "$tmp"
+}
+
 missing_npm() {
   local d
   for d in "${npm_dirs[@]}"; do
@@ -39,6 +57,7 @@ if [ "${1:-}" = "--check" ]; then
     exit 0
   fi
   missing=$(missing_packages | tr '\n' ' ')
+  have_valijson || missing+="valijson "
   command -v npm >/dev/null 2>&1 && missing+=$(missing_npm | sed 's|.*/|npm:|' | tr '\n' ' ')
   [ -z "${missing// /}" ] && exit 0
   echo "install-deps: missing: $missing"
@@ -47,7 +66,8 @@ fi
 
 $sudo apt-get update -qq
 DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${packages[@]}" >/dev/null
-echo "install-deps: Debian packages ready: ${packages[*]}"
+have_valijson || install_valijson
+echo "install-deps: Debian packages ready: ${packages[*]} valijson"
 
 for d in "${npm_dirs[@]}"; do
   npm ci --prefix "$d" --no-audit --no-fund --loglevel=error

@@ -43,3 +43,22 @@ if(NOT DEFINED MCP_LOADTEST_TLS_ENABLED)
 elseif(MCP_LOADTEST_TLS_ENABLED)
   find_dependency(OpenSSL 1.1)
 endif()
+
+# valijson (optional, header-only): the JSON Schema validator behind strict
+# mode (<mcp_loadtest/strict.hpp>); nothing else needs it. Its config names the
+# target ValiJSON::valijson (vcpkg), valijson::valijson (Conan) or valijson (Debian).
+if(NOT DEFINED MCP_LOADTEST_VALIJSON_TARGET)
+  find_package(valijson CONFIG QUIET)
+  set(MCP_LOADTEST_VALIJSON_TARGET "")
+  foreach(candidate ValiJSON::valijson valijson::valijson valijson)
+    if(TARGET ${candidate} AND NOT MCP_LOADTEST_VALIJSON_TARGET)
+      set(MCP_LOADTEST_VALIJSON_TARGET ${candidate})
+    endif()
+  endforeach()
+  if(NOT MCP_LOADTEST_VALIJSON_TARGET)
+    message(STATUS "mcp-loadtest: valijson not found, strict mode (<mcp_loadtest/strict.hpp>) unavailable "
+                   "(apt-get install libvalijson-dev; vcpkg/Conan: valijson)")
+  endif()
+elseif(MCP_LOADTEST_VALIJSON_TARGET)
+  find_dependency(valijson CONFIG)
+endif()

@@ -727,6 +727,49 @@ MCP_LOADTEST_CASE("run(): the same load test body over stdio, TCP, Streamable HT
     co_await ws.close();
 }
 
+MCP_LOADTEST_CASE("send_raw: raw bytes over stdio, TCP, Streamable HTTP, HTTP+SSE and WebSocket get their answers") {
+    const auto tcp_cmd = quiet(fixture("tcp_server.py"));
+    const auto http_cmd = quiet(fixture("http_server.py"));
+    const auto sse_cmd = quiet(fixture("sse_server.py"));
+    const auto ws_cmd = quiet(fixture("ws_server.py"));
+    auto tcp = co_await mlt::launch(tcp_cmd);
+    auto ws = co_await mlt::launch(ws_cmd);
+    auto http = co_await mlt::launch(http_cmd);
+    auto sse = co_await mlt::launch(sse_cmd);
+    mlt::sse_server sse_desc;
+    sse_desc.url = sse.url();
+    mlt::websocket_server ws_desc;
+    ws_desc.url = ws.url();
+    const std::vector<mlt::any_server> servers{quiet(fixture("echo_server.py")), mlt::socket_server{tcp.url()},
+                                               http_at(http), sse_desc, ws_desc};
+    const std::vector<std::string> names{"stdio", "tcp", "streamable-http", "http+sse", "websocket"};
+    for (std::size_t i = 0; i < servers.size(); ++i) {
+        CAPTURE(names[i]);
+        auto s = co_await mlt::connect(servers[i]);
+        auto parse = co_await s.send_raw("{\"jsonrpc\":\"2.0\",\"id\":1000000001,");
+        // HTTP+SSE answers as the TypeScript SDK does: 400 with a plain-text body.
+        if (names[i] == "http+sse") CHECK(parse.http_status == 400);
+        else CHECK(parse.error_code == -32700);
+        auto unknown = co_await s.send_raw(R"({"jsonrpc":"2.0","id":1000000002,"method":"tools/frobnicate"})");
+        CHECK(unknown.error_code == -32601);
+        auto call = co_await s.send_raw(
+            R"({"jsonrpc":"2.0","id":1000000003,"method":"tools/call","params":{"name":"echo","arguments":{"message":"raw"}}})");
+        MCP_CHECK_OK(call);
+        CHECK(call.text() == "raw");
+        auto note = co_await s.send_raw(R"({"jsonrpc":"2.0","method":"notifications/unknown"})", {.quiet = 100ms});
+        MCP_CHECK_OK(note);
+        CHECK_FALSE(note.answered());
+        auto after = co_await s.call_tool("echo", mlt::args("message", "after"));
+        MCP_CHECK_OK(after);
+        CHECK(s.protocol_violations().empty());
+        co_await s.close();
+    }
+    co_await tcp.close();
+    co_await http.close();
+    co_await sse.close();
+    co_await ws.close();
+}
+
 // ---- hostile HTTP servers and the opening's budget -------------------------------
 
 MCP_LOADTEST_CASE("http: a 200 reply that is neither JSON nor SSE ends the call at once as malformed") {

@@ -62,4 +62,26 @@ std::string no_leak_failure(const LoadReport& r) {
     return s;
 }
 
+/// For a session (its schema_violations()) or a load_report (schema_violations, samples).
+template <class SessionOrReport>
+std::string schema_violations_failure(const SessionOrReport& x) {
+    std::string s;
+    if constexpr (requires { x.schema_violation_samples; }) {
+        if (x.schema_violations == 0) return {};
+        s = std::to_string(x.schema_violations) + " message(s) broke a schema (strict mode):\n";
+        for (const auto& v : x.schema_violation_samples) s += "  - " + v + "\n";
+    } else {
+        const auto& found = x.schema_violations();
+        if (found.empty()) return {};
+        s = std::to_string(x.stats().schema_violations) + " message(s) broke a schema (strict mode):\n";
+        std::size_t shown = 0;
+        for (const auto& v : found) {
+            if (++shown > 20) break;
+            s += "  - " + v.describe() + "\n";
+        }
+    }
+    return s + "Clients that validate what they receive (as the MCP SDKs do for structuredContent) reject these "
+               "messages: fix the server, or its declared schema.";
+}
+
 }  // namespace mcp_loadtest::detail

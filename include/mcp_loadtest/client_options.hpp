@@ -2,6 +2,7 @@
 #pragma once
 
 #include <mcp_loadtest/json.hpp>
+#include <mcp_loadtest/schema_violation.hpp>
 #include <mcp_loadtest/version.hpp>
 
 #include <chrono>
@@ -118,6 +119,11 @@ struct client_options {
     /// Session-wide deadline from connect: calls still running then end as
     /// `timeout` and later calls fail at once. Zero: none.
     std::chrono::milliseconds session_deadline{0};
+    /// Strict validation (off when empty; cheap when off): tool arguments
+    /// against the tool's inputSchema before sending, results against its
+    /// outputSchema, every message against the negotiated revision's MCP
+    /// schema. Set it with mcp_loadtest::strict_mode() from <mcp_loadtest/strict.hpp>.
+    strict_validation strict{};
 };
 
 /// Options for one request.
@@ -134,5 +140,17 @@ struct call_options {
 };
 // Written inline inside co_await: must stay trivially copyable (docs/index.md#compiler-notes).
 static_assert(std::is_trivially_copyable_v<call_options>);
+
+/// Options for session::send_raw.
+struct raw_options {
+    /// A message that expects a reply (a request, or anything not a
+    /// notification or response: invalid JSON gets -32700) that has none
+    /// within this long ends as `hang`.
+    std::chrono::milliseconds timeout{5000};
+    /// A message that expects no reply (a notification, a response) is watched
+    /// this long: anything answering it is a protocol violation.
+    std::chrono::milliseconds quiet{250};
+};
+static_assert(std::is_trivially_copyable_v<raw_options>);
 
 }  // namespace mcp_loadtest

@@ -2,6 +2,7 @@
 // convertible to and from JSON (schema: docs/schema/load_report.schema.json).
 #pragma once
 
+#include <mcp_loadtest/coverage.hpp>
 #include <mcp_loadtest/detail/format.hpp>
 #include <mcp_loadtest/histogram.hpp>
 #include <mcp_loadtest/json.hpp>
@@ -177,6 +178,11 @@ struct load_report {
     std::uint64_t late_replies = 0;
     std::uint64_t protocol_violations = 0;
     std::vector<std::string> protocol_violation_samples;  ///< the first few, with their text
+    /// Strict mode (client_options::strict): messages that broke a schema.
+    std::uint64_t schema_violations = 0;
+    std::vector<std::string> schema_violation_samples;  ///< the first few, with pointer and rule
+    /// Listed (run_options::list_before_run) versus called tools, resources and prompts.
+    coverage_report coverage;
 
     std::vector<server_process_report> processes;
     generator_report generator;
@@ -526,6 +532,9 @@ inline void to_json(json& j, const load_report& r) {
              {"late_replies", r.late_replies},
              {"protocol_violations", r.protocol_violations},
              {"protocol_violation_samples", r.protocol_violation_samples},
+             {"schema_violations", r.schema_violations},
+             {"schema_violation_samples", r.schema_violation_samples},
+             {"coverage", r.coverage},
              {"processes", r.processes},
              {"generator", r.generator},
              {"violations", r.violations},
@@ -590,6 +599,11 @@ inline void from_json(const json& j, load_report& r) {
     r.protocol_violations = optional_integer(in, "protocol_violations");
     const auto samples = in.find("protocol_violation_samples");
     r.protocol_violation_samples = samples ? detail::read_all<std::string>(*samples) : std::vector<std::string>{};
+    r.schema_violations = optional_integer(in, "schema_violations");
+    const auto schema_samples = in.find("schema_violation_samples");
+    r.schema_violation_samples =
+        schema_samples ? detail::read_all<std::string>(*schema_samples) : std::vector<std::string>{};
+    if (const auto coverage = in.find("coverage")) r.coverage = coverage->decode<coverage_report>();
     r.processes = detail::read_all<server_process_report>(in["processes"]);
     detail::read_report(in["generator"], r.generator);
     r.violations = detail::read_all<threshold_violation>(in["violations"]);
@@ -616,6 +630,12 @@ inline std::string load_report::summary() const {
             outcomes += (outcomes.empty() ? "" : ", ") + std::to_string(overall.outcomes[o]) + " " + std::string(to_string(o));
     if (!outcomes.empty()) s += "failures: " + outcomes + "\n";
     if (dropped) s += std::to_string(dropped) + " arrivals dropped (the in-flight cap was reached)\n";
+    if (protocol_violations) s += std::to_string(protocol_violations) + " protocol violation(s)\n";
+    if (schema_violations) {
+        s += std::to_string(schema_violations) + " schema violation(s) (strict mode)";
+        if (!schema_violation_samples.empty()) s += ", first: " + schema_violation_samples.front().substr(0, 200);
+        s += "\n";
+    }
     for (const auto& g : failures.checks)
         s += "failed check: " + g.message + " (" + std::to_string(g.count) + "x, first in iteration " +
              std::to_string(g.first_iteration) + (g.sample.empty() ? ")" : "; " + g.sample.substr(0, 120) + ")") + "\n";

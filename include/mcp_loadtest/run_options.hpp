@@ -37,6 +37,10 @@ struct run_options {
     /// (unset: the run's p99 / error_rate thresholds).
     std::optional<std::chrono::nanoseconds> breaking_p99{};
     std::optional<double> breaking_error_rate{};
+    /// Before the load: tools/list (and resources/list, prompts/list when the
+    /// server declares them) once on the first session, unmeasured. It gives
+    /// the report's coverage its denominator and strict mode the tools' schemas.
+    bool list_before_run = true;
     /// Bound on connecting the sessions and on closing them at the end.
     std::chrono::milliseconds close_timeout{10000};
 };

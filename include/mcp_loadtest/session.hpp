@@ -121,6 +121,7 @@ public:
     asio::awaitable<call_result> call_tool(std::string_view name, const arguments& args,
                                            call_options options = {}) {
         auto& c = core();
+        if (c.strict()) c.check_arguments(name, args.text());
         detail::session_core::request_line req;
         req.id = c.next_id();
         req.line = c.take_line_buffer();
@@ -205,6 +206,22 @@ public:
     }
     void notify(std::string_view method) { core().send_notification(method, {}); }
 
+    /// Writes `bytes` as one message, exactly as given (a line on stdio, TCP
+    /// and Unix sockets, which add the newline; a POST body on HTTP; a text
+    /// frame on WebSocket), and awaits what answers it, with the same bounds
+    /// and taxonomy as a call: `ok` with the reply in `raw` (a JSON-RPC error
+    /// reply ends as protocol_error or server_error with its error_code, as a
+    /// call's does), `hang` when a reply was due and none came, `crash` when
+    /// the server died of it, `malformed` when it answered with something that
+    /// is not JSON-RPC. A message that expects no reply ends `ok` with nothing
+    /// in `raw` after raw_options::quiet, or `protocol_error` if answered.
+    /// Replies with the raw message's own id or id null are its answer; a
+    /// second one is a `duplicate_reply` violation. Use ids the session does
+    /// not (it counts up from 1): e.g. 1000000000 and up. One at a time.
+    asio::awaitable<call_result> send_raw(std::string_view bytes, raw_options options = {}) {
+        return start(core().prepare_raw(bytes, options.timeout, options.quiet));
+    }
+
     /// Cancels an in-flight request: it ends as `cancelled`, and the server is
     /// sent notifications/cancelled. Returns false if it was not in flight.
     /// (Cancelling the awaiting coroutine through Asio's cancellation slots
@@ -275,6 +292,14 @@ public:
         return core().violations();
     }
     [[nodiscard]] const std::vector<late_reply>& late_replies() const { return core().late_replies(); }
+    /// The tools, resources and prompts the server listed (through this
+    /// session's list_* calls) against those called, with outcome counts.
+    [[nodiscard]] coverage_report coverage() const { return core().coverage(); }
+    /// Strict mode (client_options::strict): what broke a schema, the first
+    /// 1000 (stats().schema_violations counts all). Empty when strict mode is off.
+    [[nodiscard]] const std::vector<schema_violation>& schema_violations() const {
+        return core().schema_violations();
+    }
     [[nodiscard]] std::vector<in_flight_call> in_flight() const { return core().in_flight(); }
     /// The end of the server's stderr (capture or tee modes).
     [[nodiscard]] std::string stderr_tail(std::size_t max_bytes = 4096) const {

@@ -30,6 +30,10 @@ struct protocol_violation {
         /// "jsonrpc" or result.isError twice: parsers disagree on which one
         /// counts, so it is not acted on (a call it names ends as malformed).
         duplicate_member,
+        /// A second response to a request already answered (same id).
+        duplicate_reply,
+        /// A response to a message that was a notification (or itself a response).
+        reply_to_notification,
     };
     kind what = kind::non_json_line;
     std::string sample;      ///< the offending text (first 512 bytes)
@@ -45,6 +49,8 @@ struct protocol_violation {
             case kind::batch: return "batch";
             case kind::stdin_closed: return "stdin_closed";
             case kind::duplicate_member: return "duplicate_member";
+            case kind::duplicate_reply: return "duplicate_reply";
+            case kind::reply_to_notification: return "reply_to_notification";
         }
         return "unknown";
     }
@@ -78,6 +84,7 @@ struct session_stats {
     std::uint64_t server_requests_answered = 0;
     std::uint64_t protocol_violations = 0;  ///< all of them; only the first 100 are kept
     std::uint64_t late_replies = 0;
+    std::uint64_t schema_violations = 0;  ///< strict mode: all of them; only the first 1000 are kept
     std::uint64_t bytes_written = 0;
     std::uint64_t bytes_read = 0;
 };

@@ -32,6 +32,7 @@ struct thresholds {
     std::optional<std::uint64_t> max_deadlocks{};  ///< calls ending as deadlock
     std::optional<std::uint64_t> max_dropped{};    ///< open model: arrivals that could not start
     std::optional<std::uint64_t> max_protocol_violations{};
+    std::optional<std::uint64_t> max_schema_violations{};  ///< strict mode (client_options::strict)
     std::map<outcome, std::uint64_t> max_outcomes{};  ///< e.g. {{outcome::crash, 0}}
     std::optional<double> rss_growth_mb{};         ///< predicted RSS growth over the run, per server
     std::optional<double> leak_slope_mb_per_s{};   ///< RSS slope after warm-up, per server

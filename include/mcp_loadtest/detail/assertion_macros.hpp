@@ -88,6 +88,23 @@
 #define MCP_REQUIRE_NO_LEAK(report) \
     MCP_LOADTEST_DETAIL_TEXT_EMPTY(REQUIRE, ::mcp_loadtest::detail::no_leak_failure(report))
 
+/// The fuzzing campaign (fuzz.hpp) found no error or critical finding.
+#define MCP_CHECK_FUZZ_CLEAN(report) \
+    MCP_LOADTEST_DETAIL_TEXT_EMPTY(CHECK, ::mcp_loadtest::detail::fuzz_clean_failure(report))
+#define MCP_REQUIRE_FUZZ_CLEAN(report) \
+    MCP_LOADTEST_DETAIL_TEXT_EMPTY(REQUIRE, ::mcp_loadtest::detail::fuzz_clean_failure(report))
+/// Strict mode found no schema violation (a session or a load_report).
+#define MCP_CHECK_NO_SCHEMA_VIOLATIONS(x) \
+    MCP_LOADTEST_DETAIL_TEXT_EMPTY(CHECK, ::mcp_loadtest::detail::schema_violations_failure(x))
+#define MCP_REQUIRE_NO_SCHEMA_VIOLATIONS(x) \
+    MCP_LOADTEST_DETAIL_TEXT_EMPTY(REQUIRE, ::mcp_loadtest::detail::schema_violations_failure(x))
+/// At least `minimum` (0..1) of the listed tools were called (coverage.hpp);
+/// a failure names every tool never called.
+#define MCP_CHECK_COVERAGE(report, minimum) \
+    MCP_LOADTEST_DETAIL_TEXT_EMPTY(CHECK, ::mcp_loadtest::detail::coverage_failure((report), (minimum)))
+#define MCP_REQUIRE_COVERAGE(report, minimum) \
+    MCP_LOADTEST_DETAIL_TEXT_EMPTY(REQUIRE, ::mcp_loadtest::detail::coverage_failure((report), (minimum)))
+
 /// An ad-hoc objective: MCP_CHECK_SLO(report, report.overall.latency.p99 < 300ms).
 /// On failure it prints the expression and the report's summary. The
 /// parentheses let the expression hold commas, && and ||.

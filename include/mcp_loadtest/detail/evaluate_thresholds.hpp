@@ -71,6 +71,9 @@ inline std::vector<threshold_violation> evaluate_thresholds(const load_report& r
                 "with this arrival rate.");
     check_count(out, "protocol_violations", t.max_protocol_violations, r.protocol_violations,
                 "The server broke the protocol (e.g. printed logs on stdout); clients may misread its output.");
+    check_count(out, "schema_violations", t.max_schema_violations, r.schema_violations,
+                "Messages broke a schema (a tool's outputSchema, or the MCP schema of the negotiated revision): "
+                "clients that validate them will reject these results.");
     for (const auto& [o, limit] : t.max_outcomes) {
         const std::string name = "outcomes." + std::string(to_string(o));
         if (r.overall.outcomes[o] > limit)

@@ -28,6 +28,7 @@ struct http_exchange {
     std::uint64_t id = 0;
     bool is_initialize = false;
     bool is_initialized_notification = false;
+    bool raw = false;  // session::send_raw: any answer body goes back to the core
     std::string label;      // unowned exchanges: what they carry, for messages
     bool internal = false;  // our own re-initialisation: its reply is not the core's
     bool replayed = false;  // sent again on a re-initialised session

@@ -88,6 +88,7 @@ public:
         ex->message = info.what;
         ex->id = info.what == outgoing::kind::request ? info.id : 0;
         ex->is_initialize = info.what == outgoing::kind::request && info.method == "initialize";
+        ex->raw = info.raw;
         if (ex->unowned())
             ex->label = info.what == outgoing::kind::notification ? std::string(info.method)
                                                                   : std::string("a reply to a request of the server");
@@ -687,6 +688,13 @@ protected:
         const int status = ex.status;
         if (status >= 200 && status < 300) {
             // 202 (or any 2xx) to a notification or a reply: its body, if any, means nothing.
+            if (ex.raw && status == 202 && kind() != "http+sse") {
+                // Raw bytes the server took for a notification: nothing will answer them
+                // (HTTP+SSE answers every POST with 202 and replies on its event stream).
+                if (events_->is_pending(ex.id))
+                    events_->on_request_failed(ex.id, outcome::ok, "HTTP 202 Accepted: the server sent no reply", status);
+                return;
+            }
             if (status == 202 || ex.message != outgoing::kind::request) return;
             if (ex.unexpected_type) {
                 fail_unexpected_type(ex, {});
@@ -714,6 +722,11 @@ protected:
         if (ex.id && env.valid && env.is_object && env.error.present() && env.id_is_integer && env.id_value == ex.id) {
             events_->on_message(body, status);
             return;
+        }
+        if (ex.raw && env.valid) {
+            // A raw message's error body (e.g. -32700 with id null) is its answer.
+            events_->on_message(body, status);
+            if (!events_->is_pending(ex.id)) return;
         }
         describe_status_failure(ex, body, env);
     }

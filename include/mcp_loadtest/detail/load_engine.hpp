@@ -74,6 +74,7 @@ public:
         if (!options_.trace_path.empty()) trace_ = std::make_unique<trace_writer>(options_.trace_path);
 
         co_await connect_sessions();
+        if (options_.list_before_run) co_await list_what_the_server_offers();
         const auto& id = sessions_.front().identity();
         report_.protocol_version = id.protocol_version;
         report_.protocol_era = std::string(to_string(id.era));
@@ -129,6 +130,21 @@ private:
             init.outcomes.add(outcome::ok);
             init.histogram.record(clock::now() - t0);
         }
+    }
+
+    /// What the server lists, once, on the first session and outside the
+    /// measurement: the denominator of the report's coverage, and in strict
+    /// mode the tools' schemas. A failing list is only a smaller denominator.
+    asio::awaitable<void> list_what_the_server_offers() {
+        auto& s = sessions_.front();
+        const call_options o{.timeout = std::min<std::chrono::milliseconds>(options_.call.timeout.count() > 0
+                                                                                ? options_.call.timeout
+                                                                                : std::chrono::milliseconds(5000),
+                                                                            std::chrono::milliseconds(5000))};
+        const json& caps = s.identity().capabilities;
+        co_await s.list_tools(o);
+        if (caps.is_object() && caps.contains("resources")) co_await s.list_resources(o);
+        if (caps.is_object() && caps.contains("prompts")) co_await s.list_prompts(o);
     }
 
     asio::awaitable<void> close_sessions() {
@@ -388,6 +404,11 @@ private:
             for (const auto& v : s.protocol_violations())
                 if (r.protocol_violation_samples.size() < 10)
                     r.protocol_violation_samples.push_back("server[" + std::to_string(i) + "] " + v.describe());
+            r.coverage.merge(s.coverage());
+            r.schema_violations += s.stats().schema_violations;
+            for (const auto& v : s.schema_violations())
+                if (r.schema_violation_samples.size() < 10)
+                    r.schema_violation_samples.push_back("server[" + std::to_string(i) + "] " + v.describe());
         }
         if (options_.sample_interval.count() > 0) {
             leak_options leak = options_.leak;

@@ -11,6 +11,7 @@
 
 #include <mcp_loadtest/call_result.hpp>
 #include <mcp_loadtest/client_options.hpp>
+#include <mcp_loadtest/coverage.hpp>
 #include <mcp_loadtest/detail/asio_compat.hpp>
 #include <mcp_loadtest/detail/clock.hpp>
 #include <mcp_loadtest/detail/completion.hpp>
@@ -27,6 +28,7 @@
 #include <memory>
 #include <optional>
 #include <queue>
+#include <stdexcept>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -43,7 +45,9 @@ public:
           wire_(std::move(wire)),
           options_(std::move(options)),
           deadline_timer_(ex_),
-          started_at_(clock::now()) {}
+          started_at_(clock::now()) {
+        if (options_.strict) validator_ = options_.strict.make_validator();
+    }
 
     session_core(const session_core&) = delete;
     session_core& operator=(const session_core&) = delete;
@@ -133,6 +137,7 @@ public:
         /// Where the params object's members start in `line` (after `"params":{`);
         /// a modern-era retry with inputResponses is built from there. 0: unknown.
         std::uint32_t params_members_at = 0;
+        bool raw = false;  ///< session::send_raw (see prepare_raw)
     };
 
     /// An empty string for the next request's line, with the capacity of an
@@ -214,9 +219,74 @@ public:
         info.method = method_view;
         info.name = tool_view;
         if (!req.param_headers.empty()) info.param_headers = &req.param_headers;
+        info.raw = req.raw;
         wire_->send(req.line, info);
         if (spare_lines_.size() < 64 && req.line.capacity() <= 4096) spare_lines_.push_back(std::move(req.line));
     }
+
+    /// A raw exchange (session::send_raw): `bytes` go out as one message (line
+    /// transports add the newline) under a private token id. Whatever comes
+    /// back that no call of ours claims answers it: a response carrying the
+    /// raw message's own id, or id null (JSON-RPC's answer to unparseable or
+    /// invalid requests), or for a batch an array. A raw message that expects
+    /// no reply (a notification, a response) is watched for `quiet`; anything
+    /// answering it is a protocol violation. One at a time per session.
+    request_line prepare_raw(std::string_view bytes, std::chrono::milliseconds timeout,
+                             std::chrono::milliseconds quiet) {
+        if (raw_active())
+            throw std::logic_error("mcp_loadtest::session::send_raw: another raw message is still awaiting its reply "
+                                   "on this session; await it first (one raw exchange at a time per session)");
+        raw_state st;
+        std::string method;
+        try {
+            const json msg = json::parse(bytes);
+            if (msg.is_array()) {
+                st.batch = true;
+            } else if (msg.is_object()) {
+                const auto m = msg.find("method");
+                const auto i = msg.find("id");
+                if (m != msg.end() && m->is_string()) method = m->get<std::string>();
+                if (i != msg.end() && !i->is_null()) st.id_text = i->dump();
+                const bool is_response = m == msg.end() && (msg.contains("result") || msg.contains("error"));
+                st.expects_reply = !is_response && !(m != msg.end() && i == msg.end());
+            }
+        } catch (const std::exception&) {
+            // Not JSON: a correct server answers -32700 with id null.
+        }
+        request_line req;
+        req.id = next_id();
+        req.line.assign(bytes);
+        if (req.line.empty() || req.line.back() != '\n') req.line.push_back('\n');
+        req.method = method.empty() ? std::string("raw") : std::move(method);
+        req.options.timeout = st.expects_reply ? timeout : quiet;
+        req.options.cancel_on_timeout = false;  // the token id means nothing to the server
+        req.raw = true;
+        st.token = req.id;
+        raw_ = std::move(st);
+        return req;
+    }
+
+    /// Strict mode: throws invalid_arguments (naming each path) when the
+    /// arguments break the tool's inputSchema: the test's bug, caught before sending.
+    void check_arguments(std::string_view tool, std::string_view arguments_json) {
+        if (!validator_) return;
+        sync_validator();
+        std::vector<schema_violation> found;
+        try {
+            validator_->check_arguments(tool, json::parse(arguments_json), found);
+        } catch (const std::exception&) {
+            return;  // not JSON: raw_json the test chose on purpose
+        }
+        if (found.empty()) return;
+        std::string what = "the arguments of this call to '" + std::string(tool) +
+                           "' break its inputSchema, so it was not sent (strict mode):";
+        for (const auto& v : found) what += "\n  - " + v.describe();
+        what += "\nFix the test's arguments, or call it without strict mode to send invalid input on purpose.";
+        throw invalid_arguments(what, std::move(found));
+    }
+    [[nodiscard]] bool strict() const noexcept { return validator_ != nullptr; }
+    [[nodiscard]] const std::vector<schema_violation>& schema_violations() const noexcept { return schema_violations_; }
+    [[nodiscard]] coverage_report coverage() const { return coverage_.report(); }
 
     /// Sends a notification (no reply expected).
     void send_notification(std::string_view method, std::string_view params_json) {
@@ -242,6 +312,7 @@ public:
         r.outcome = outcome::cancelled;
         r.message = std::string(reason);
         r.progress_notifications = p.progress;
+        if (!is_raw(id)) note_call(r, {});
         if (deferred) p.completion.post(std::move(r));
         else p.completion.complete(std::move(r));
         return true;
@@ -360,6 +431,33 @@ private:
         std::string retry_tail;  // modern era: params members after inputResponses/requestState
     };
 
+    struct raw_state {
+        std::uint64_t token = 0;             // the pending entry's private id
+        std::optional<std::string> id_text;  // the raw message's own id, as compact JSON
+        bool expects_reply = true;
+        bool batch = false;
+        bool answered = false;
+    };
+
+    [[nodiscard]] bool is_raw(std::uint64_t id) const noexcept { return raw_ && raw_->token == id; }
+    [[nodiscard]] bool raw_active() const noexcept { return raw_ && pending_.count(raw_->token) != 0; }
+
+    static std::string canonical_id(const envelope& env, std::string_view line) {
+        try {
+            return json::parse(env.id.in(line)).dump();
+        } catch (const std::exception&) {
+            return std::string(env.id.in(line));
+        }
+    }
+
+    /// A response no call of ours claimed: does it answer the raw message in flight?
+    bool answers_raw(const envelope& env, std::string_view line) const {
+        if (!raw_active() || !env.id.present()) return false;
+        if (!raw_->expects_reply) return true;
+        const std::string id = canonical_id(env, line);
+        return id == "null" || (raw_->id_text && *raw_->id_text == id);
+    }
+
     struct deadline_entry {
         clock::time_point at;
         std::uint64_t id;
@@ -456,6 +554,14 @@ private:
         if (p.deadline_is_session) {
             r.outcome = outcome::timeout;
             r.message = session_deadline_message();
+        } else if (is_raw(id) && !raw_->expects_reply) {
+            r.outcome = outcome::ok;
+            r.message = "nothing came back within " + ms(p.timeout) + " ms, as none was expected";
+        } else if (is_raw(id)) {
+            r.outcome = outcome::hang;
+            r.message = "no reply to the raw message within " + ms(p.timeout) +
+                        " ms; a JSON-RPC server answers every request, and an unreadable or invalid one with an "
+                        "error carrying id null (JSON-RPC 2.0 §5).";
         } else if (p.in_grace) {
             r.outcome = outcome::deadlock;
             r.message = "no reply to " + r.describe_call() + " within its timeout (" + ms(p.timeout) +
@@ -474,6 +580,7 @@ private:
         if (p.cancel_on_timeout) send_cancelled(id, "timed out after " + ms(clock::now() - p.sent_at) + " ms");
         wire_->forget(id);
         remember_expired(id, p);
+        if (!is_raw(id)) note_call(r, {});
         p.completion.complete(std::move(r));
     }
 
@@ -539,6 +646,7 @@ private:
     void on_request_failed(std::uint64_t id, outcome o, const std::string& message, int http_status) override {
         auto it = pending_.find(id);
         if (it == pending_.end()) return;
+        if (is_raw(id) && o == outcome::ok && raw_->expects_reply) o = outcome::hang;  // HTTP 202: no reply will come
         http_status_ = http_status;
         finish_pending(it, o, message, {}, {}, 0);
         http_status_ = 0;
@@ -569,12 +677,28 @@ private:
                 }
             }
             record_violation(protocol_violation::kind::non_json_line, line, line.size());
+            if (raw_active())
+                finish_pending(pending_.find(raw_->token), outcome::malformed,
+                               "the server wrote something that is not JSON in answer to the raw message: " +
+                                   describe_invalid_reply(env, line),
+                               line, {}, 0);
             return;
         }
         if (!env.is_object) {
+            if (raw_active() && raw_->batch && line.front() == '[') {
+                ++stats_.replies_received;  // a batch answered with a batch
+                raw_->answered = true;
+                finish_pending(pending_.find(raw_->token), outcome::ok, {}, line, {}, 0);
+                return;
+            }
             record_violation(line.front() == '[' ? protocol_violation::kind::batch
                                                  : protocol_violation::kind::not_jsonrpc,
                              line, line.size());
+            if (raw_active())
+                finish_pending(pending_.find(raw_->token), outcome::malformed,
+                               "the answer to the raw message is not a JSON-RPC object: \"" +
+                                   truncate_for_message(line, 200) + "\"",
+                               line, {}, 0);
             return;
         }
         if (env.duplicate) {
@@ -587,6 +711,24 @@ private:
             return;
         }
         auto it = env.id_is_integer ? pending_.find(env.id_value) : pending_.end();
+        if (it == pending_.end() && raw_) {
+            if (answers_raw(env, line)) {
+                it = pending_.find(raw_->token);
+                if (!raw_->expects_reply) {
+                    record_violation(protocol_violation::kind::reply_to_notification, line, line.size());
+                    ++stats_.replies_received;
+                    finish_pending(it, outcome::protocol_error,
+                                   "the server answered a message that expects no reply (a notification or a "
+                                   "response); JSON-RPC 2.0 §4.1: \"The Server MUST NOT reply to a Notification\"",
+                                   line, {}, 0);
+                    return;
+                }
+                raw_->answered = true;
+            } else if (raw_->answered && raw_->id_text && env.id.present() && raw_->id_text == canonical_id(env, line)) {
+                record_violation(protocol_violation::kind::duplicate_reply, line, line.size());
+                return;
+            }
+        }
         if (it == pending_.end()) {
             auto late = env.id_is_integer ? expired_.find(env.id_value) : expired_.end();
             if (late != expired_.end()) {
@@ -595,6 +737,9 @@ private:
                     late_replies_.push_back({env.id_value, late->second.method, late->second.tool,
                                              clock::now() - late->second.sent_at});
                 expired_.erase(late);
+            } else if (env.id_is_integer && env.id_value > 0 && env.id_value <= last_id_ && is_response(env, line)) {
+                // An id we sent whose call already ended with a reply.
+                record_violation(protocol_violation::kind::duplicate_reply, line, line.size());
             } else {
                 // Classified by what it is, not by its id's type: ours are all non-negative integers.
                 record_violation(is_response(env, line) ? protocol_violation::kind::unknown_response
@@ -711,6 +856,8 @@ private:
             r.outcome = o;
             r.message = std::move(message);
         }
+        if (validator_ && !line.empty() && !is_raw(id)) validate_reply(r);
+        if (!is_raw(id)) note_call(r, line.empty() ? std::string_view() : r.payload_text());
         p.completion.complete(std::move(r));
         recycle(std::move(node));
     }
@@ -721,6 +868,7 @@ private:
 
     void handle_notification(const envelope& env, std::string_view line) {
         ++stats_.notifications_received;
+        if (validator_) validate_incoming(line);
         notification n;
         n.method.assign(env.method.in(line));
         n.received_at = clock::now();
@@ -835,6 +983,7 @@ private:
     }
 
     void handle_server_request(const envelope& env, std::string_view line) {
+        if (validator_) validate_incoming(line);
         const std::string method(env.method.in(line));
         json params = json::object();
         if (env.params.present()) {
@@ -858,6 +1007,77 @@ private:
         wire_->send(reply, info);
     }
 
+    // ---- strict mode -------------------------------------------------------
+
+    // ---- coverage ----------------------------------------------------------
+
+    /// Counts a finished call of a tool, resource or prompt; learns what a
+    /// list result names (only list results are parsed: no cost per call).
+    void note_call(const call_result& r, std::string_view result_text) {
+        const std::string_view m = r.method;
+        if (m == "tools/call") coverage_.called("tool", r.tool, r.outcome);
+        else if (m == "resources/read") coverage_.called("resource", r.tool, r.outcome);
+        else if (m == "prompts/get") coverage_.called("prompt", r.tool, r.outcome);
+        else if (r.outcome == outcome::ok && !result_text.empty() &&
+                 (m == "tools/list" || m == "resources/list" || m == "prompts/list"))
+            learn_listing(m, result_text);
+    }
+
+    void learn_listing(std::string_view method, std::string_view result_text) {
+        const bool resources = method == "resources/list";
+        const char* member = method == "tools/list" ? "tools" : resources ? "resources" : "prompts";
+        const char* kind = method == "tools/list" ? "tool" : resources ? "resource" : "prompt";
+        try {
+            const json page = json::parse(result_text);
+            if (auto items = page.find(member); items != page.end() && items->is_array())
+                for (const auto& item : *items)
+                    if (item.is_object())
+                        if (auto key = item.find(resources ? "uri" : "name"); key != item.end() && key->is_string())
+                            coverage_.listed(kind, key->get_ref<const std::string&>());
+        } catch (const std::exception&) {
+        }
+    }
+
+    void sync_validator() {
+        if (validator_version_ == identity.protocol_version) return;
+        validator_version_ = identity.protocol_version;
+        validator_->set_protocol_version(validator_version_);
+    }
+
+    void keep(std::vector<schema_violation>& found) {
+        stats_.schema_violations += found.size();
+        for (auto& v : found)
+            if (schema_violations_.size() < 1000) schema_violations_.push_back(std::move(v));
+    }
+
+    void validate_reply(const call_result& r) {
+        sync_validator();
+        std::vector<schema_violation> found;
+        try {
+            if (r.outcome == outcome::ok || r.outcome == outcome::tool_error) {
+                const json result = json::parse(r.payload_text());
+                if (r.method == "tools/list") validator_->learn_tools(result, found);
+                validator_->check_result(r.method, r.tool, result, found);
+            } else {
+                validator_->check_incoming(json::parse(r.raw), found);
+            }
+        } catch (const std::exception&) {
+            return;  // unparseable replies are already classified (malformed)
+        }
+        keep(found);
+    }
+
+    void validate_incoming(std::string_view line) {
+        sync_validator();
+        std::vector<schema_violation> found;
+        try {
+            validator_->check_incoming(json::parse(line), found);
+        } catch (const std::exception&) {
+            return;
+        }
+        keep(found);
+    }
+
     void record_violation(protocol_violation::kind k, std::string_view text, std::size_t size) {
         ++stats_.protocol_violations;
         if (violations_.size() >= 100) return;
@@ -876,6 +1096,7 @@ private:
             r.outcome = o;
             r.message = message;
             r.progress_notifications = p.progress;
+            if (!is_raw(id)) note_call(r, {});
             if (deferred) p.completion.post(std::move(r));
             else p.completion.complete(std::move(r));
         }
@@ -907,6 +1128,11 @@ private:
     std::uint64_t deadline_generation_ = 0;
     std::unordered_map<std::uint64_t, expired_call> expired_;
     std::deque<std::uint64_t> expired_order_;
+    std::optional<raw_state> raw_;  // the last send_raw (active while its token is pending)
+    std::unique_ptr<message_validator> validator_;  // strict mode, else null
+    std::string validator_version_;
+    std::vector<schema_violation> schema_violations_;
+    coverage_tracker coverage_;
 
     session_stats stats_;
     std::deque<notification> notifications_;

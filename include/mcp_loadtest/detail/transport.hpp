@@ -33,6 +33,9 @@ struct outgoing {
     std::string_view name;    ///< tool or prompt name, resource uri (may be empty)
     /// Modern HTTP: Mcp-Param-<name> headers for x-mcp-header arguments (or null).
     const std::vector<std::pair<std::string, std::string>>* param_headers = nullptr;
+    /// session::send_raw: the bytes are the test's, possibly not JSON-RPC at
+    /// all; `id` is a private token. HTTP hands every answer body back.
+    bool raw = false;
 };
 
 /// How a transport reports to the session core.
