@@ -239,7 +239,9 @@ public:
         raw_state st;
         std::string method;
         try {
-            const json msg = json::parse(bytes);
+            // Several messages in one write (line transports read each): the first decides.
+            const std::string_view first = bytes.substr(0, bytes.find('\n'));
+            const json msg = json::parse(first);
             if (msg.is_array()) {
                 st.batch = true;
             } else if (msg.is_object()) {
@@ -251,7 +253,15 @@ public:
                 st.expects_reply = !is_response && !(m != msg.end() && i == msg.end());
             }
         } catch (const std::exception&) {
-            // Not JSON: a correct server answers -32700 with id null.
+            // Not JSON to nlohmann (a lone surrogate escape, say): a correct server answers
+            // -32700 with id null, but one that reads it anyway answers under its id.
+            const envelope env = envelope_scanner::scan(bytes.substr(0, bytes.find('\n')));
+            if (env.is_object && env.id.present()) {
+                try {
+                    st.id_text = json::parse(env.id.in(bytes)).dump();
+                } catch (const std::exception&) {
+                }
+            }
         }
         request_line req;
         req.id = next_id();
