@@ -5,10 +5,13 @@
 #include <mcp_loadtest/call_every_tool.hpp>
 #include <mcp_loadtest/doctest.hpp>
 #include <mcp_loadtest/fuzz.hpp>
+#include <mcp_loadtest/run.hpp>
+#include <mcp_loadtest/strict.hpp>
 #include <mcp_loadtest/mcp_loadtest.hpp>
 
 #include "support/fixtures.hpp"
 
+#include <filesystem>
 #include <string>
 #include <vector>
 
@@ -22,6 +25,17 @@ const mlt::fuzz_finding* finding(const mlt::fuzz_report& r, const std::string& n
     for (const auto& f : r.findings)
         if (f.name == name) return &f;
     return nullptr;
+}
+
+// The official schemas, beside the repository (../shared/mcp-schema, as CI lays it out).
+const std::string schema_dir = std::string(MCP_LOADTEST_TEST_FIXTURES) + "/../../shared/mcp-schema";
+const bool have_schemas = std::filesystem::exists(schema_dir + "/2025-06-18.schema.json");
+
+std::vector<std::string> pointers(const std::vector<mlt::schema_violation>& v, const std::string& tool) {
+    std::vector<std::string> out;
+    for (const auto& x : v)
+        if (x.tool == tool) out.push_back(x.where + " " + x.pointer + " " + x.rule);
+    return out;
 }
 
 }  // namespace
@@ -139,4 +153,139 @@ MCP_LOADTEST_CASE("fuzz: the campaign stops at its count and time budgets") {
     CHECK(timed.sent < timed.planned);
     // Bounded: the budget, plus at most one input's reply timeout and liveness ping, plus a restart.
     CHECK(timed.elapsed < 1s + 3 * 200ms + 2s);
+}
+
+// ---- strict validation -------------------------------------------------------
+
+MCP_LOADTEST_CASE("strict: results that break their outputSchema, omit structuredContent or break the MCP schema" *
+                  doctest::skip(!have_schemas)) {
+    mlt::client_options o;
+    o.strict = mlt::strict_mode({.mcp_schemas = {schema_dir}});
+    auto s = co_await mlt::connect(mlt_test::fixture("schema_breaking_server.py"), o);
+    CHECK(s.protocol_version() == "2025-11-25");
+    auto tools = co_await s.list_tools();
+    MCP_REQUIRE_OK(tools.status);
+    const mlt::json city{{"city", "Oslo"}};
+    for (const auto& t : tools) MCP_CHECK_OK(co_await s.call_tool(t.name, city));
+    const auto& v = s.schema_violations();
+    for (const auto& x : v) INFO(x.describe());
+    using list = std::vector<std::string>;
+    CHECK(pointers(v, "weather") == list{"structuredContent /structuredContent/temperature type",
+                                         "structuredContent /structuredContent/conditions required"});
+    CHECK(pointers(v, "forecast") == list{"structuredContent /structuredContent required"});
+    CHECK(pointers(v, "bad_content") == list{"result /content/0/text required"});
+    CHECK(pointers(v, "bad_image") == list{"result /content/0/mimeType required"});
+    const auto broken = pointers(v, "broken_schema_tool");
+    REQUIRE(broken.size() == 1);
+    CHECK(broken[0] == "inputSchema  schema");
+    CHECK(pointers(v, "good").empty());
+    CHECK(s.stats().schema_violations == v.size());
+    // The assertion names each one.
+    const std::string failure = mlt::detail::schema_violations_failure(s);
+    CHECK(failure.find("structuredContent of 'weather' at /structuredContent/temperature breaks \"type\" (value \"hot\")") !=
+          std::string::npos);
+    co_await s.close();
+}
+
+MCP_LOADTEST_CASE("strict: the healthy twin and every revision's handshake pass; invalid arguments are the test's bug" *
+                  doctest::skip(!have_schemas)) {
+    mlt::client_options o;
+    o.strict = mlt::strict_mode({.mcp_schemas = {schema_dir}});
+    for (const char* version : {"2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25"}) {
+        CAPTURE(version);
+        o.protocol_version = version;
+        const auto healthy = mlt_test::fixture("schema_breaking_server.py", {"--healthy"});
+        auto s = co_await mlt::connect(healthy, o);
+        auto tools = co_await s.list_tools();
+        const mlt::json city{{"city", "Oslo"}};
+        for (const auto& t : tools) MCP_CHECK_OK(co_await s.call_tool(t.name, city));
+        MCP_CHECK_NO_SCHEMA_VIOLATIONS(s);
+        bool thrown = false;
+        try {
+            const mlt::json wrong{{"city", 7}};
+            co_await s.call_tool("good", wrong);
+        } catch (const mlt::invalid_arguments& e) {
+            thrown = true;
+            CHECK(std::string(e.what()).find("at /city breaks \"type\"") != std::string::npos);
+            REQUIRE(e.violations().size() == 1);
+            CHECK(e.violations()[0].where == "arguments");
+        }
+        CHECK(thrown);
+        co_await s.close();
+    }
+}
+
+MCP_LOADTEST_CASE("strict: a load run counts schema violations and its threshold gates them" * doctest::skip(!have_schemas)) {
+    mlt::run_options options;
+    options.sample_interval = 0ms;
+    options.client.strict = mlt::strict_mode({.mcp_schemas = {schema_dir}});
+    mlt::thresholds slo;
+    slo.max_schema_violations = 0;
+    const mlt::workload load = mlt::closed_load{.users = 2, .max_iterations = 20};
+    const auto calls = mlt::mix::single("weather", mlt::json::object());
+    const auto server = mlt_test::fixture("schema_breaking_server.py");
+    auto report = co_await mlt::run(server, load, calls, slo, options);
+    for (const auto& sample : report.schema_violation_samples) INFO(sample);
+    // Two per call, and two from the listing before the run: broken_schema_tool's inputSchema
+    // is no JSON Schema, and breaks the MCP schema's Tool definition ("required" is not an array).
+    CHECK(report.schema_violations == 2 * 20 + 2);
+    CHECK_FALSE(report.passed);
+    REQUIRE(report.schema_violation_samples.size() == 10);
+    CHECK(report.schema_violation_samples[0].find("inputSchema of 'broken_schema_tool'") != std::string::npos);
+    CHECK(report.schema_violation_samples[1].find("/tools/4/inputSchema/required breaks \"type\"") != std::string::npos);
+    CHECK(report.schema_violation_samples[2].find("/structuredContent/temperature breaks \"type\"") != std::string::npos);
+    const auto back = mlt::json(report).get<mlt::load_report>();
+    CHECK(back.schema_violations == report.schema_violations);
+    CHECK(back.schema_violation_samples == report.schema_violation_samples);
+}
+
+// ---- coverage ----------------------------------------------------------------
+
+MCP_LOADTEST_CASE("coverage: the never-called tools of a server listing more than the test calls") {
+    auto s = co_await mlt::connect(mlt_test::fixture("many_tools_server.py"));
+    co_await s.list_tools();
+    co_await s.call_tool("echo", mlt::args("message", "a"));
+    co_await s.call_tool("echo", mlt::args("message", "b"));
+    co_await s.call_tool("fail_always");
+    const auto c = s.coverage();
+    CHECK(c.ratio() == doctest::Approx(2.0 / 8.0));
+    CHECK(c.never_called() == std::vector<std::string>{"add", "count", "lower", "reverse", "sleep_ms", "upper"});
+    CHECK(c.always_failing() == std::vector<std::string>{"fail_always"});
+    const std::string failure = mlt::detail::coverage_failure(c, 1.0);
+    CHECK(failure.find("expected at least 100.0% called, got 25.0%") != std::string::npos);
+    CHECK(failure.find("\n  - sleep_ms") != std::string::npos);
+    CHECK(mlt::detail::coverage_failure(c, 0.25).empty());
+    CHECK(mlt::json(c).get<mlt::coverage_report>() == c);
+
+    // The smoke pass calls every listed tool once, with arguments from its inputSchema.
+    auto smoke = co_await mlt::call_every_tool(s);
+    CHECK(smoke.tools.size() == 8);
+    const auto failed = smoke.failed();
+    REQUIRE(failed.size() == 1);
+    CHECK(failed[0]->tool == "fail_always");
+    MCP_CHECK_COVERAGE(s.coverage(), 1.0);
+    co_await s.close();
+}
+
+MCP_LOADTEST_CASE("coverage: a load run lists the server once and reports what it never called") {
+    mlt::run_options options;
+    options.sample_interval = 0ms;
+    options.sessions = 2;
+    const mlt::workload load = mlt::closed_load{.users = 2, .max_iterations = 10};
+    const auto calls = mlt::mix::single("echo", mlt::args("message", "x"));
+    const auto server = mlt_test::fixture("many_tools_server.py");
+    const mlt::thresholds none;
+    auto report = co_await mlt::run(server, load, calls, none, options);
+    CHECK(report.coverage.ratio() == doctest::Approx(1.0 / 8.0));
+    CHECK(report.coverage.never_called().size() == 7);
+    CHECK(report.coverage.ratio("prompt") == 0.0);  // listed (the fixture declares prompts), never got
+    const auto* echo = [&]() -> const mlt::coverage_item* {
+        for (const auto& i : report.coverage.items)
+            if (i.kind == "tool" && i.name == "echo") return &i;
+        return nullptr;
+    }();
+    REQUIRE(echo != nullptr);
+    CHECK(echo->calls == 10);
+    CHECK(echo->ok == 10);
+    CHECK(report.overall.calls() == 10);  // the listing is not measured
 }
