@@ -82,7 +82,7 @@ check(manifest.get("version") == project_version,
       f"vcpkg.json: version {manifest.get('version')} but CMakeLists.txt says {project_version}")
 check(manifest.get("license") == "MIT", "vcpkg.json: license is not MIT")
 deps = {d if isinstance(d, str) else d["name"]: d for d in manifest.get("dependencies", [])}
-for name in ("asio", "nlohmann-json"):
+for name in ("asio", "nlohmann-json", "valijson"):
     check(name in deps, f"vcpkg.json: no dependency on {name}")
 for name in ("vcpkg-cmake", "vcpkg-cmake-config"):
     check(isinstance(deps.get(name), dict) and deps[name].get("host") is True,
@@ -247,7 +247,7 @@ for with_tls in (True, False):
     r = Recipe(with_tls=with_tls)
     r.requirements()
     names = sorted(ref.split("/")[0] for ref in r.requirements_made)
-    expected = sorted(["asio", "nlohmann_json"] + (["openssl"] if with_tls else []))
+    expected = sorted(["asio", "nlohmann_json", "valijson"] + (["openssl"] if with_tls else []))
     check(names == expected, f"conanfile.py: with_tls={with_tls} requires {names}, expected {expected}")
     r.generate()
     recipe_tls[with_tls] = record.pop("toolchain")

@@ -13,6 +13,7 @@
 #endif
 
 #include <mcp_loadtest/detectors.hpp>
+#include <mcp_loadtest/fuzz.hpp>
 #include <mcp_loadtest/run.hpp>
 
 #include "support/fixtures.hpp"
@@ -71,6 +72,22 @@ MCP_LOADTEST_CASE("a deadlocked server fails the no-deadlock check") {
     const auto args = mlt::args("ticker", "X");
     auto probe = co_await mlt::deadlock_probe(server, "get_market_data", args, {.concurrent = 3, .hang_threshold = 300ms});
     MCP_CHECK_NO_DEADLOCK(probe);  // EXPECT-FAIL
+}
+
+MCP_LOADTEST_CASE("a fuzz campaign that crashes the server is not clean") {
+    auto server = mlt_test::fixture("fragile_server.py");
+    server.stderr_to = mlt::stderr_mode::discard;
+    auto report = co_await mlt::fuzz(server, {.max_inputs = 16, .schema_mutations = false});
+    MCP_CHECK_FUZZ_CLEAN(report);  // EXPECT-FAIL
+}
+
+MCP_LOADTEST_CASE("coverage below its minimum names the tools never called") {
+    auto server = mlt_test::fixture("many_tools_server.py");
+    auto s = co_await mlt::connect(server);
+    co_await s.list_tools();
+    co_await s.call_tool("echo", mlt::args("message", "a"));
+    MCP_CHECK_COVERAGE(s.coverage(), 1.0);  // EXPECT-FAIL
+    co_await s.close();
 }
 
 MCP_LOADTEST_CASE("a passing case stays passing") {

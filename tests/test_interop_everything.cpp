@@ -7,6 +7,9 @@
 #include <mcp_loadtest/detectors.hpp>
 #include <mcp_loadtest/run.hpp>
 #include <mcp_loadtest/server_process.hpp>
+#include <mcp_loadtest/call_every_tool.hpp>
+#include <mcp_loadtest/fuzz.hpp>
+#include <mcp_loadtest/strict.hpp>
 
 #include <netinet/in.h>
 #include <sys/socket.h>
@@ -224,4 +227,24 @@ MCP_LOADTEST_CASE("server-everything over Streamable HTTP: the deadlock probe pa
     MCP_CHECK_NO_DEADLOCK(probe);
     CHECK(probe.ok == 16);
     co_await proc.close();
+}
+
+// Strict mode against the reference server: every tool it lists, called once
+// with arguments from its inputSchema, every message checked against the
+// official schema of the revision it negotiates (../shared/mcp-schema in CI).
+MCP_LOADTEST_CASE("interop: server-everything passes strict mode on every tool it lists") {
+    const std::string schema_dir = std::string(MCP_LOADTEST_TEST_FIXTURES) + "/../../shared/mcp-schema";
+    mlt::client_options o;
+    o.strict = mlt::strict_mode({.mcp_schemas = {schema_dir}});
+    auto s = co_await mlt::connect(everything(), o);
+    // Not called: it fetches a URL by default; and a 10 s operation by default.
+    const std::vector<std::string> skip{"gzip-file-as-resource", "trigger-long-running-operation"};
+    auto smoke = co_await mlt::call_every_tool(s, {.timeout = 10s}, skip);
+    INFO(smoke.summary());
+    MCP_CHECK_OK(smoke.listing);
+    CHECK(smoke.tools.size() >= 8);
+    for (const auto& t : smoke.tools) CHECK(t.result.answered());
+    MCP_CHECK_NO_SCHEMA_VIOLATIONS(s);
+    CHECK(s.coverage().never_called() == skip);
+    co_await s.close();
 }

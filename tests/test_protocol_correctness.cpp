@@ -12,6 +12,7 @@
 #include "support/fixtures.hpp"
 
 #include <filesystem>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -39,6 +40,81 @@ std::vector<std::string> pointers(const std::vector<mlt::schema_violation>& v, c
 }
 
 }  // namespace
+
+// ---- the generators (no server) -------------------------------------------------
+
+TEST_CASE("fuzz corpus: unique names, unique ids, and every parse_error input really is not JSON") {
+    const mlt::json args{{"message", "hi"}};
+    const auto corpus = mlt::detail::envelope_corpus("echo", args, 1000000000);
+    CHECK(corpus.size() >= 60);
+    std::set<std::string> names, categories;
+    std::set<std::string> ids;
+    for (const auto& in : corpus) {
+        CAPTURE(in.name);
+        CHECK(names.insert(in.name).second);
+        categories.insert(in.category);
+        const bool parses = mlt::json::accept(in.bytes);
+        if (in.expect == mlt::fuzz_expectation::parse_error) CHECK_FALSE(parses);
+        if (in.reply_id && !in.reply_id->is_null() && in.category != "id") CHECK(ids.insert(in.reply_id->dump()).second);
+    }
+    for (const char* c : {"json", "envelope", "id", "method", "params", "arguments", "batch", "nesting", "strings",
+                          "encoding", "notification", "lifecycle"})
+        CHECK(categories.count(c) == 1);
+    // Deterministic: the same corpus every time.
+    const auto again = mlt::detail::envelope_corpus("echo", args, 1000000000);
+    REQUIRE(again.size() == corpus.size());
+    for (std::size_t i = 0; i < corpus.size(); ++i) CHECK(again[i].bytes == corpus[i].bytes);
+}
+
+TEST_CASE("schema arguments: examples satisfy their schema, and each mutation breaks it exactly when it says so") {
+    const std::vector<mlt::json> schemas{
+        mlt::json::parse(R"({"type":"object","properties":{"message":{"type":"string","maxLength":10}},"required":["message"]})"),
+        mlt::json::parse(R"({"type":"object","additionalProperties":false,
+            "properties":{"n":{"type":"integer","minimum":5,"maximum":9},"unit":{"type":"string","enum":["ms","s"]},
+                          "tags":{"type":"array","items":{"type":"string"},"minItems":2},
+                          "when":{"type":"string","format":"date-time"},"note":{"type":["string","null"]}},
+            "required":["n","unit","tags"]})"),
+        mlt::json::parse(R"({"type":"object","$defs":{"pt":{"type":"object","properties":{"x":{"type":"number"}},"required":["x"]}},
+            "properties":{"at":{"$ref":"#/$defs/pt"},"mode":{"anyOf":[{"const":"fast"},{"type":"integer"}]}},
+            "required":["at","mode"]})")};
+    for (const auto& schema : schemas) {
+        CAPTURE(schema.dump());
+        const auto compiled = mlt::json_schema::compile(schema);
+        const auto example = mlt::detail::example_arguments(schema);
+        CAPTURE(example.dump());
+        CHECK(compiled.accepts(example));
+        const auto mutations = mlt::detail::mutate_arguments(schema, 7);
+        CHECK(mutations.size() >= 4);
+        CHECK(mutations.size() <= 64);
+        for (const auto& m : mutations) {
+            CAPTURE(m.name);
+            CAPTURE(m.arguments.dump().substr(0, 200));
+            CHECK(compiled.accepts(m.arguments) == !m.must_be_rejected);
+        }
+        // The seed picks values, so the same seed gives the same mutations.
+        const auto again = mlt::detail::mutate_arguments(schema, 7);
+        REQUIRE(again.size() == mutations.size());
+        for (std::size_t i = 0; i < again.size(); ++i) CHECK(again[i].arguments == mutations[i].arguments);
+    }
+}
+
+TEST_CASE("strict: a bad content item gives one finding, not one per content type it is not") {
+    if (!have_schemas) return;
+    const auto schema = mlt::mcp_schema::load(schema_dir + "/2025-06-18.schema.json");
+    CHECK(schema.revision() == "2025-06-18");
+    const auto* call_tool = schema.result_schema("tools/call");
+    REQUIRE(call_tool != nullptr);
+    std::vector<mlt::schema_violation> found;
+    const auto result = mlt::json::parse(R"({"content":[{"type":"text","text":"ok"},{"type":"text"},{"type":"video"}]})");
+    call_tool->validate(result, {"result", "t", "tools/call", ""}, found);
+    std::vector<std::string> got;
+    for (const auto& v : found) got.push_back(v.pointer + " " + v.rule);
+    CHECK(got == std::vector<std::string>{"/content/1/text required", "/content/2 anyOf"});
+    CHECK(schema.result_schema("ping") != nullptr);  // EmptyResult
+    CHECK(schema.result_schema("no/such") == nullptr);
+    CHECK_THROWS_WITH_AS(mlt::json_schema::compile(mlt::json::parse(R"({"type":5})")),
+                         doctest::Contains("not a usable JSON Schema"), mlt::invalid_schema);
+}
 
 // ---- send_raw ----------------------------------------------------------------
 
@@ -86,6 +162,27 @@ MCP_LOADTEST_CASE("send_raw: a server that answers nothing ends as hang within t
         R"({"jsonrpc":"2.0","id":1000000010,"method":"tools/call","params":{"name":"sleep","arguments":{"ms":3000}}})",
         {.timeout = 200ms});
     CHECK(slow.outcome == mlt::outcome::hang);
+    co_await s.close();
+}
+
+MCP_LOADTEST_CASE("send_raw: a second reply and an answered notification are protocol violations") {
+    auto s = co_await mlt::connect(mlt_test::fixture("hostile_reply_server.py"));
+    auto twice = co_await s.call_tool("twice");
+    MCP_CHECK_OK(twice);
+    CHECK(twice.text() == "first");
+    auto poke = co_await s.send_raw(R"({"jsonrpc":"2.0","method":"notifications/poke"})");
+    CHECK(poke.outcome == mlt::outcome::protocol_error);
+    CHECK(poke.error_code == 0);
+    CHECK(poke.message.find("MUST NOT reply to a Notification") != std::string::npos);
+    MCP_CHECK_OK(co_await s.ping());  // the second reply has arrived by now (one pipe, in order)
+    std::vector<kind> kinds;
+    std::string seen;
+    for (const auto& v : s.protocol_violations()) {
+        seen += v.describe() + "\n";
+        kinds.push_back(v.what);
+    }
+    CAPTURE(seen);
+    CHECK(kinds == std::vector<kind>{kind::duplicate_reply, kind::reply_to_notification});
     co_await s.close();
 }
 
@@ -187,7 +284,7 @@ MCP_LOADTEST_CASE("strict: results that break their outputSchema, omit structure
     co_await s.close();
 }
 
-MCP_LOADTEST_CASE("strict: the healthy twin and every revision's handshake pass; invalid arguments are the test's bug" *
+MCP_LOADTEST_CASE("strict: the healthy twin passes in every revision, and invalid arguments are the test's bug" *
                   doctest::skip(!have_schemas)) {
     mlt::client_options o;
     o.strict = mlt::strict_mode({.mcp_schemas = {schema_dir}});

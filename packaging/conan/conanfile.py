@@ -71,10 +71,12 @@ class McpLoadtestConan(ConanFile):
         cmake_layout(self, build_folder="build/conan")
 
     def requirements(self):
-        # All three are included by public headers: a header-library's requirements are
+        # All of them are included by public headers: a header-library's requirements are
         # transitive (headers and libs) by default.
         self.requires("asio/1.32.0")
         self.requires("nlohmann_json/3.11.3")
+        # Strict mode's JSON Schema validator (<mcp_loadtest/strict.hpp>), header-only.
+        self.requires("valijson/[>=1.0 <2]")
         if self.options.with_tls:
             self.requires("openssl/[>=1.1 <4]")
 
@@ -125,7 +127,7 @@ class McpLoadtestConan(ConanFile):
         self.cpp_info.bindirs = []
         self.cpp_info.libdirs = []
 
-        self.cpp_info.requires = ["asio::asio", "nlohmann_json::nlohmann_json"]
+        self.cpp_info.requires = ["asio::asio", "nlohmann_json::nlohmann_json", "valijson::valijson"]
         if self.options.with_tls:
             self.cpp_info.requires.extend(["openssl::ssl", "openssl::crypto"])
             self.cpp_info.defines.append("MCP_LOADTEST_WITH_TLS=1")

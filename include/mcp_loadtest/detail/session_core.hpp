@@ -461,9 +461,10 @@ private:
     }
 
     /// A response no call of ours claimed: does it answer the raw message in flight?
+    /// Its own id, or id null (what a server answering unreadable input, or a
+    /// notification, has to use); other ids are judged by the usual rules.
     bool answers_raw(const envelope& env, std::string_view line) const {
         if (!raw_active() || !env.id.present()) return false;
-        if (!raw_->expects_reply) return true;
         const std::string id = canonical_id(env, line);
         return id == "null" || (raw_->id_text && *raw_->id_text == id);
     }
