@@ -203,12 +203,6 @@ struct fuzz_job {
         ++cat.inputs;
         ++cat.verdicts[std::string(to_string(v))];
         const bool restart_needed = v == fuzz_verdict::crash || v == fuzz_verdict::unusable;
-        if (restart_needed) {
-            const auto st = s->exit();
-            if (st.exited) detail += " (" + st.describe() + ")";
-            const std::string tail = s->stderr_tail(1500);
-            if (!tail.empty()) detail += "; stderr tail: " + tail;
-        }
         std::optional<fuzz_finding> f;
         if (severity_of(v) != fuzz_severity::fine) {
             f.emplace();
@@ -236,7 +230,7 @@ struct fuzz_job {
         const auto start = std::chrono::steady_clock::now();
         report.seed = o.seed;
         s.emplace(co_await connect(server, client));
-        report.server = s->identity().name.empty() ? std::string("the server") : s->identity().name;
+        report.server = describe(server);
         auto tools = co_await s->list_tools();
         const auto inputs = plan(tools);
         report.planned = inputs.size();
@@ -275,6 +269,10 @@ struct fuzz_job {
 /// Runs a fuzzing campaign against `server` (started, and restarted after
 /// each crash, with `client`). Throws connect_error if it cannot start at all.
 inline asio::awaitable<fuzz_report> fuzz(any_server server, fuzz_options options, client_options client) {
+    // A crash finding carries the server's last words: capture a stdio server's
+    // stderr unless the test sends it somewhere already.
+    if (auto* stdio = std::get_if<stdio_server>(&server); stdio && stdio->stderr_to == stderr_mode::inherit)
+        stdio->stderr_to = stderr_mode::capture;
     return detail::start_owned(detail::fuzz_job{std::move(server), std::move(client), options, {}, {}});
 }
 inline asio::awaitable<fuzz_report> fuzz(any_server server, fuzz_options options) {

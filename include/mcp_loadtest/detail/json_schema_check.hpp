@@ -12,6 +12,11 @@
 #include <mcp_loadtest/json.hpp>
 #include <mcp_loadtest/schema_violation.hpp>
 
+// Without it valijson calls abort() on a schema it cannot parse: a tool's bad
+// inputSchema would kill the test instead of being reported.
+#ifndef VALIJSON_USE_EXCEPTIONS
+#define VALIJSON_USE_EXCEPTIONS 1
+#endif
 #include <valijson/adapters/nlohmann_json_adapter.hpp>
 #include <valijson/schema.hpp>
 #include <valijson/schema_parser.hpp>
