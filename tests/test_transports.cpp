@@ -691,22 +691,45 @@ MCP_LOADTEST_CASE("tls: https and wss with certificate verification; an untruste
 }
 #endif
 
-MCP_LOADTEST_CASE("run(): the same load test body over stdio, TCP, Streamable HTTP, HTTP+SSE and WebSocket") {
-    const auto tcp_cmd = quiet(fixture("tcp_server.py"));
-    const auto http_cmd = quiet(fixture("http_server.py", {"--reply-mode", "mixed"}));
-    const auto sse_cmd = quiet(fixture("sse_server.py"));
-    const auto ws_cmd = quiet(fixture("ws_server.py"));
-    auto tcp = co_await mlt::launch(tcp_cmd);
-    auto ws = co_await mlt::launch(ws_cmd);
-    auto http = co_await mlt::launch(http_cmd);
-    auto sse = co_await mlt::launch(sse_cmd);
-    mlt::sse_server sse_desc;
-    sse_desc.url = sse.url();
-    mlt::websocket_server ws_desc;
-    ws_desc.url = ws.url();
-    const std::vector<mlt::any_server> servers{quiet(fixture("echo_server.py")), mlt::socket_server{tcp.url()},
-                                               http_at(http), sse_desc, ws_desc};
+namespace {
+
+// The echo fixture over every transport: over stdio, and four network servers launched for the test.
+struct every_transport {
+    mlt::server_process tcp, ws, http, sse;
+    std::vector<mlt::any_server> servers;
     const std::vector<std::string> names{"stdio", "tcp", "streamable-http", "http+sse", "websocket"};
+
+    asio::awaitable<void> launch(bool mixed_http_replies) {
+        const auto tcp_cmd = quiet(fixture("tcp_server.py"));
+        const auto http_cmd = mixed_http_replies ? quiet(fixture("http_server.py", {"--reply-mode", "mixed"}))
+                                                 : quiet(fixture("http_server.py"));
+        const auto sse_cmd = quiet(fixture("sse_server.py"));
+        const auto ws_cmd = quiet(fixture("ws_server.py"));
+        tcp = co_await mlt::launch(tcp_cmd);
+        ws = co_await mlt::launch(ws_cmd);
+        http = co_await mlt::launch(http_cmd);
+        sse = co_await mlt::launch(sse_cmd);
+        mlt::sse_server sse_desc;
+        sse_desc.url = sse.url();
+        mlt::websocket_server ws_desc;
+        ws_desc.url = ws.url();
+        servers = {quiet(fixture("echo_server.py")), mlt::socket_server{tcp.url()}, http_at(http), sse_desc, ws_desc};
+    }
+    asio::awaitable<void> close() {
+        co_await tcp.close();
+        co_await http.close();
+        co_await sse.close();
+        co_await ws.close();
+    }
+};
+
+}  // namespace
+
+MCP_LOADTEST_CASE("run(): the same load test body over stdio, TCP, Streamable HTTP, HTTP+SSE and WebSocket") {
+    every_transport every;
+    co_await every.launch(true);
+    const auto& servers = every.servers;
+    const auto& names = every.names;
     for (std::size_t i = 0; i < servers.size(); ++i) {
         CAPTURE(names[i]);
         mlt::run_options options;
@@ -721,28 +744,14 @@ MCP_LOADTEST_CASE("run(): the same load test body over stdio, TCP, Streamable HT
         CHECK(report.protocol_era == "legacy");
         CHECK(report.overall.outcomes.total() > 50);
     }
-    co_await tcp.close();
-    co_await http.close();
-    co_await sse.close();
-    co_await ws.close();
+    co_await every.close();
 }
 
 MCP_LOADTEST_CASE("send_raw: raw bytes over stdio, TCP, Streamable HTTP, HTTP+SSE and WebSocket get their answers") {
-    const auto tcp_cmd = quiet(fixture("tcp_server.py"));
-    const auto http_cmd = quiet(fixture("http_server.py"));
-    const auto sse_cmd = quiet(fixture("sse_server.py"));
-    const auto ws_cmd = quiet(fixture("ws_server.py"));
-    auto tcp = co_await mlt::launch(tcp_cmd);
-    auto ws = co_await mlt::launch(ws_cmd);
-    auto http = co_await mlt::launch(http_cmd);
-    auto sse = co_await mlt::launch(sse_cmd);
-    mlt::sse_server sse_desc;
-    sse_desc.url = sse.url();
-    mlt::websocket_server ws_desc;
-    ws_desc.url = ws.url();
-    const std::vector<mlt::any_server> servers{quiet(fixture("echo_server.py")), mlt::socket_server{tcp.url()},
-                                               http_at(http), sse_desc, ws_desc};
-    const std::vector<std::string> names{"stdio", "tcp", "streamable-http", "http+sse", "websocket"};
+    every_transport every;
+    co_await every.launch(false);
+    const auto& servers = every.servers;
+    const auto& names = every.names;
     for (std::size_t i = 0; i < servers.size(); ++i) {
         CAPTURE(names[i]);
         auto s = co_await mlt::connect(servers[i]);
@@ -764,10 +773,7 @@ MCP_LOADTEST_CASE("send_raw: raw bytes over stdio, TCP, Streamable HTTP, HTTP+SS
         CHECK(s.protocol_violations().empty());
         co_await s.close();
     }
-    co_await tcp.close();
-    co_await http.close();
-    co_await sse.close();
-    co_await ws.close();
+    co_await every.close();
 }
 
 // ---- hostile HTTP servers and the opening's budget -------------------------------
