@@ -41,6 +41,16 @@ std::string probe_passed_failure(const DeadlockReport& r) {
     return "deadlock probe of '" + r.tool + "' verdict " + std::string(to_string(r.verdict)) + ": " + r.explanation;
 }
 
+/// For the bug-class detectors of docs/detectors.md (cross-talk, head-of-line
+/// blocking, cancellation, payload sweep, session churn): each report has
+/// passed() and verdict_sentence(), which says what was found, what it means
+/// and what to do.
+template <class DetectorReport>
+std::string detector_failure(const DetectorReport& r) {
+    if (r.passed()) return {};
+    return r.verdict_sentence();
+}
+
 /// For a race_report.
 template <class RaceReport>
 std::string no_divergence_failure(const RaceReport& r) {

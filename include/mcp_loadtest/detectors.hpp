@@ -6,3 +6,8 @@
 #include <mcp_loadtest/detectors/cold_start.hpp>
 #include <mcp_loadtest/detectors/deadlock_probe.hpp>
 #include <mcp_loadtest/detectors/race_check.hpp>
+#include <mcp_loadtest/detectors/cross_talk.hpp>
+#include <mcp_loadtest/detectors/head_of_line.hpp>
+#include <mcp_loadtest/detectors/cancellation.hpp>
+#include <mcp_loadtest/detectors/payload_sweep.hpp>
+#include <mcp_loadtest/detectors/session_churn.hpp>

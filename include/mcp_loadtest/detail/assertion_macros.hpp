@@ -88,6 +88,26 @@
 #define MCP_REQUIRE_NO_LEAK(report) \
     MCP_LOADTEST_DETAIL_TEXT_EMPTY(REQUIRE, ::mcp_loadtest::detail::no_leak_failure(report))
 
+/// The bug-class detectors (docs/detectors.md): the check fails with the
+/// report's verdict sentence.
+#define MCP_LOADTEST_DETAIL_DETECTOR(KIND, report) \
+    MCP_LOADTEST_DETAIL_TEXT_EMPTY(KIND, ::mcp_loadtest::detail::detector_failure(report))
+/// Every reply of the cross-talk check carried its own request's data.
+#define MCP_CHECK_NO_CROSS_TALK(report) MCP_LOADTEST_DETAIL_DETECTOR(CHECK, report)
+#define MCP_REQUIRE_NO_CROSS_TALK(report) MCP_LOADTEST_DETAIL_DETECTOR(REQUIRE, report)
+/// A fast call stayed fast while slow calls were in flight.
+#define MCP_CHECK_NO_HEAD_OF_LINE_BLOCKING(report) MCP_LOADTEST_DETAIL_DETECTOR(CHECK, report)
+#define MCP_REQUIRE_NO_HEAD_OF_LINE_BLOCKING(report) MCP_LOADTEST_DETAIL_DETECTOR(REQUIRE, report)
+/// Cancelled calls were honoured, and the server survived them and stayed fast.
+#define MCP_CHECK_CANCELLATION_SAFE(report) MCP_LOADTEST_DETAIL_DETECTOR(CHECK, report)
+#define MCP_REQUIRE_CANCELLATION_SAFE(report) MCP_LOADTEST_DETAIL_DETECTOR(REQUIRE, report)
+/// Every payload size of the sweep round-tripped.
+#define MCP_CHECK_NO_PAYLOAD_LIMIT(report) MCP_LOADTEST_DETAIL_DETECTOR(CHECK, report)
+#define MCP_REQUIRE_NO_PAYLOAD_LIMIT(report) MCP_LOADTEST_DETAIL_DETECTOR(REQUIRE, report)
+/// Session churn left nothing behind, and the next session always worked.
+#define MCP_CHECK_CLEAN_CHURN(report) MCP_LOADTEST_DETAIL_DETECTOR(CHECK, report)
+#define MCP_REQUIRE_CLEAN_CHURN(report) MCP_LOADTEST_DETAIL_DETECTOR(REQUIRE, report)
+
 /// The fuzzing campaign (fuzz.hpp) found no error or critical finding.
 #define MCP_CHECK_FUZZ_CLEAN(report) \
     MCP_LOADTEST_DETAIL_TEXT_EMPTY(CHECK, ::mcp_loadtest::detail::fuzz_clean_failure(report))

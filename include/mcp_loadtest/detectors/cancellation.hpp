@@ -1,0 +1,2 @@
+// Placeholder: the cancellation detector (docs/detectors.md).
+#pragma once

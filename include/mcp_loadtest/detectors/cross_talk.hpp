@@ -1,0 +1,2 @@
+// Placeholder: the cross_talk detector (docs/detectors.md).
+#pragma once

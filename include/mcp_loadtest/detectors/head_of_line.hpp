@@ -1,0 +1,2 @@
+// Placeholder: the head_of_line detector (docs/detectors.md).
+#pragma once

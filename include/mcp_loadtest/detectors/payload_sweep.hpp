@@ -1,0 +1,2 @@
+// Placeholder: the payload_sweep detector (docs/detectors.md).
+#pragma once

@@ -1,0 +1,2 @@
+// Placeholder: the session_churn detector (docs/detectors.md).
+#pragma once

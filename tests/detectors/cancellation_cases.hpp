@@ -1,0 +1,2 @@
+// Cases for cancellation (included by tests/test_detectors.cpp). Filled in by its author.
+#pragma once
