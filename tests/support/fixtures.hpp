@@ -3,6 +3,7 @@
 
 #include <mcp_loadtest/server.hpp>
 
+#include <filesystem>
 #include <string>
 #include <vector>
 
@@ -20,5 +21,24 @@ inline mcp_loadtest::stdio_server fixture(const std::string& script, std::vector
     for (auto& f : flags) s.args.push_back(std::move(f));
     return s;
 }
+
+#ifdef MCP_LOADTEST_EVERYTHING_JS
+/// True when `npm ci --prefix tests/interop` installed server-everything; use
+/// as `* doctest::skip(!mlt_test::have_everything())` on a case that needs it.
+inline bool have_everything() {
+    return std::filesystem::exists(MCP_LOADTEST_EVERYTHING_JS) && std::string(MCP_LOADTEST_NODE).size() > 0;
+}
+
+/// @modelcontextprotocol/server-everything over stdio (its tools: echo, get-sum,
+/// trigger-long-running-operation, ...), never fetching anything remote.
+inline mcp_loadtest::stdio_server everything() {
+    mcp_loadtest::stdio_server s;
+    s.command = MCP_LOADTEST_NODE;
+    s.args = {MCP_LOADTEST_EVERYTHING_JS, "stdio"};
+    s.env["GZIP_ALLOWED_DOMAINS"] = "127.0.0.1";
+    s.stderr_to = mcp_loadtest::stderr_mode::capture;  // it logs its start-up banner there
+    return s;
+}
+#endif
 
 }  // namespace mlt_test
