@@ -90,6 +90,29 @@ MCP_LOADTEST_CASE("coverage below its minimum names the tools never called") {
     co_await s.close();
 }
 
+MCP_LOADTEST_CASE("each bug-class detector's macro fails with its verdict sentence") {
+    // Reports are plain structs: a verdict set by hand is enough to check that each
+    // macro reaches the framework (the detectors themselves are tested in test_detectors).
+    mlt::cross_talk_report cross_talk;
+    cross_talk.verdict = mlt::cross_talk_verdict::cross_talk;
+    MCP_CHECK_NO_CROSS_TALK(cross_talk);  // EXPECT-FAIL
+    mlt::head_of_line_report head_of_line;
+    head_of_line.verdict = mlt::head_of_line_verdict::blocked;
+    MCP_CHECK_NO_HEAD_OF_LINE_BLOCKING(head_of_line);  // EXPECT-FAIL
+    mlt::cancellation_report cancellation;
+    cancellation.verdict = mlt::cancellation_verdict::critical;
+    MCP_CHECK_CANCELLATION_SAFE(cancellation);  // EXPECT-FAIL
+    mlt::payload_sweep_report payload;
+    payload.verdict = mlt::payload_verdict::limit_found;
+    MCP_CHECK_NO_PAYLOAD_LIMIT(payload);  // EXPECT-FAIL
+    mlt::churn_report churn;
+    churn.verdict = mlt::churn_verdict::leaves_processes;
+    MCP_CHECK_CLEAN_CHURN(churn);  // EXPECT-FAIL
+    mlt::cross_talk_report clean;  // a default report has nothing against it
+    MCP_CHECK_NO_CROSS_TALK(clean);
+    co_return;
+}
+
 MCP_LOADTEST_CASE("a passing case stays passing") {
     auto server = mlt_test::fixture("echo_server.py");
     auto s = co_await mlt::connect(server);

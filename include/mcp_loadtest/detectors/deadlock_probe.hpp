@@ -2,16 +2,22 @@
 // the public combinators: open_sessions → tools/list with a short timeout →
 // `concurrent` tools/call per session through release_together(), each with a
 // hang threshold and a grace period; critical if any call never answers.
+// Then, while the wedged servers still live, hang evidence (hang_evidence.hpp):
+// what each of their threads is blocked in.
 #pragma once
 
 #include <mcp_loadtest/combinators.hpp>
 #include <mcp_loadtest/detail/format.hpp>
+#include <mcp_loadtest/hang_evidence.hpp>
+#include <mcp_loadtest/json.hpp>
 #include <mcp_loadtest/sessions.hpp>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdint>
 #include <string>
 #include <type_traits>
+#include <stdexcept>
 #include <string_view>
 #include <vector>
 
@@ -26,6 +32,12 @@ struct probe_options {
     std::chrono::milliseconds tools_list_timeout{1000};
     std::size_t sessions = 1;  ///< server processes probed at once
     std::size_t rounds = 1;    ///< repeat the burst; stops after the first round with a deadlock
+    /// On a deadlock (or tools/list stuck), snapshot the wedged servers' process
+    /// trees: threads' states, wchan, system calls (a few ms), and native stacks
+    /// when gdb is installed (evidence.native_stacks: automatic; gdb adds about a
+    /// second; set it to off for /proc readings only).
+    bool collect_evidence = true;
+    evidence_options evidence{};
 };
 // Written inline inside co_await: must stay trivially copyable (docs/index.md#compiler-notes).
 static_assert(std::is_trivially_copyable_v<probe_options>);
@@ -62,6 +74,9 @@ struct deadlock_report {
     std::size_t rounds_run = 0;
     std::chrono::nanoseconds write_spread{0};  ///< the last round: first to last request written
     std::chrono::nanoseconds took{0};
+    /// Where the wedged servers' threads were stuck, taken before they were
+    /// killed; empty (taken() false) when nothing was wedged.
+    hang_evidence evidence;
 
     [[nodiscard]] bool passed() const noexcept { return verdict == probe_verdict::pass; }
     [[nodiscard]] bool has_deadlock() const noexcept { return deadlocked > 0 || !failed_stage.empty(); }
@@ -132,10 +147,27 @@ struct probe_job {
             }
             judge(r, o);
         }
+        if (r.has_deadlock() && o.collect_evidence) co_await take_evidence(sessions);
         if (r.deadlocked > 0) sessions.clear();  // wedged: killed at once, not waited for
         co_await close_sessions(sessions);
         r.took = std::chrono::steady_clock::now() - t0;
         co_return std::move(r);
+    }
+
+    /// Snapshots the servers whose calls never answered (all of them when
+    /// tools/list was stuck), and adds what their threads do to the explanation.
+    asio::awaitable<void> take_evidence(std::vector<session>& sessions) {
+        std::vector<pid_t> wedged;
+        for (std::size_t s = 0; s < sessions.size(); ++s) {
+            const bool stuck = !r.failed_stage.empty() ||
+                               std::any_of(r.calls.begin(), r.calls.end(), [&](const probe_call& c) {
+                                   return c.session == s && c.outcome == outcome::deadlock;
+                               });
+            if (stuck && sessions[s].valid() && sessions[s].pid() > 0) wedged.push_back(sessions[s].pid());
+        }
+        if (wedged.empty()) co_return;
+        r.evidence = co_await async_snapshot_hang_evidence(std::move(wedged), o.evidence);
+        if (r.evidence.taken()) r.explanation += " Hang evidence: " + r.evidence.summary();
     }
 
     /// tools/list on every session within the short timeout, and the tool exists.
@@ -196,6 +228,69 @@ inline asio::awaitable<deadlock_report> deadlock_probe(any_server server, std::s
 inline asio::awaitable<deadlock_report> deadlock_probe(any_server server, std::string tool, const json& arguments,
                                                        probe_options options = {}) {
     return deadlock_probe(std::move(server), std::move(tool), arguments, options, client_options{});
+}
+
+// ---- JSON (durations as integer nanoseconds, enums as their names) ----------------
+
+inline void to_json(json& j, const probe_call& c) {
+    j = json{{"session", c.session},
+             {"round", c.round},
+             {"request_id", c.request_id},
+             {"outcome", std::string(to_string(c.outcome))},
+             {"duration_ns", c.duration.count()},
+             {"message", c.message}};
+}
+inline void from_json(const json& j, probe_call& c) {
+    c.session = j.at("session").get<std::size_t>();
+    c.round = j.at("round").get<std::size_t>();
+    c.request_id = j.at("request_id").get<std::uint64_t>();
+    const auto name = j.at("outcome").get<std::string>();
+    c.outcome = outcome_from_name(name);
+    if (to_string(c.outcome) != name) throw std::invalid_argument("probe_call.outcome: unknown outcome \"" + name + "\"");
+    c.duration = std::chrono::nanoseconds(j.at("duration_ns").get<std::int64_t>());
+    c.message = j.at("message").get<std::string>();
+}
+
+inline void to_json(json& j, const deadlock_report& r) {
+    j = json{{"verdict", std::string(to_string(r.verdict))},
+             {"tool", r.tool},
+             {"method", r.method},
+             {"failed_stage", r.failed_stage},
+             {"explanation", r.explanation},
+             {"calls", r.calls},
+             {"ok", r.ok},
+             {"slow", r.slow},
+             {"deadlocked", r.deadlocked},
+             {"failed", r.failed},
+             {"deadlocked_ids", r.deadlocked_ids},
+             {"rounds_run", r.rounds_run},
+             {"write_spread_ns", r.write_spread.count()},
+             {"took_ns", r.took.count()},
+             {"evidence", r.evidence}};
+}
+inline void from_json(const json& j, deadlock_report& r) {
+    const auto verdict = j.at("verdict").get<std::string>();
+    bool known = false;
+    for (auto v : {probe_verdict::pass, probe_verdict::warning, probe_verdict::critical})
+        if (to_string(v) == verdict) {
+            r.verdict = v;
+            known = true;
+        }
+    if (!known) throw std::invalid_argument("deadlock_report.verdict: unknown verdict \"" + verdict + "\"");
+    r.tool = j.at("tool").get<std::string>();
+    r.method = j.at("method").get<std::string>();
+    r.failed_stage = j.at("failed_stage").get<std::string>();
+    r.explanation = j.at("explanation").get<std::string>();
+    r.calls = j.at("calls").get<std::vector<probe_call>>();
+    r.ok = j.at("ok").get<std::size_t>();
+    r.slow = j.at("slow").get<std::size_t>();
+    r.deadlocked = j.at("deadlocked").get<std::size_t>();
+    r.failed = j.at("failed").get<std::size_t>();
+    r.deadlocked_ids = j.at("deadlocked_ids").get<std::vector<std::uint64_t>>();
+    r.rounds_run = j.at("rounds_run").get<std::size_t>();
+    r.write_spread = std::chrono::nanoseconds(j.at("write_spread_ns").get<std::int64_t>());
+    r.took = std::chrono::nanoseconds(j.at("took_ns").get<std::int64_t>());
+    r.evidence = j.at("evidence").get<hang_evidence>();
 }
 
 }  // namespace mcp_loadtest

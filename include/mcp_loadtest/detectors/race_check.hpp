@@ -76,6 +76,26 @@ struct race_report {
     }
 };
 
+// ---- JSON (both ways) ------------------------------------------------------------
+
+inline void to_json(json& j, const response_group& g) {
+    j = json{{"canonical", g.canonical}, {"count", g.count}, {"request_ids", g.request_ids}, {"sample", g.sample}};
+}
+inline void from_json(const json& j, response_group& g) {
+    g.canonical = j.at("canonical").get<std::string>();
+    g.count = j.at("count").get<std::size_t>();
+    g.request_ids = j.at("request_ids").get<std::vector<std::uint64_t>>();
+    g.sample = j.at("sample").get<std::string>();
+}
+inline void to_json(json& j, const race_report& r) {
+    j = json{{"tool", r.tool}, {"calls", r.calls}, {"divergent", r.divergent()}, {"groups", r.groups}};
+}
+inline void from_json(const json& j, race_report& r) {
+    r.tool = j.at("tool").get<std::string>();
+    r.calls = j.at("calls").get<std::size_t>();
+    r.groups = j.at("groups").get<std::vector<response_group>>();
+}
+
 namespace detail {
 /// The result as key-sorted JSON without the ignored members; failures by outcome and code.
 inline std::string canonical_response(const call_result& c, const std::vector<std::string>& ignore) {
