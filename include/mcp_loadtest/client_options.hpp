@@ -124,6 +124,11 @@ struct client_options {
     /// outputSchema, every message against the negotiated revision's MCP
     /// schema. Set it with mcp_loadtest::strict_mode() from <mcp_loadtest/strict.hpp>.
     strict_validation strict{};
+    /// Called when a call is declared `deadlock`, with the server's pid: its
+    /// text is added to the call's message. Set it to mcp_loadtest::where_threads_wait
+    /// (<mcp_loadtest/hang_evidence.hpp>: each thread's state, wchan and system
+    /// call, read from /proc in about a millisecond). Null: nothing is read.
+    std::string (*describe_deadlocked_server)(int pid) = nullptr;
 };
 
 /// Options for one request.

@@ -329,6 +329,15 @@ inline std::string hang_evidence::summary() const {
 }
 [[nodiscard]] inline hang_evidence snapshot_hang_evidence(pid_t root) { return snapshot_hang_evidence(root, evidence_options{}); }
 
+/// The summary of a /proc-only snapshot of `pid`'s tree (no gdb), e.g. "4 threads
+/// blocked in futex wait: a lock, ...". Its signature fits
+/// client_options::describe_deadlocked_server, so every call a session declares
+/// `deadlock` says where the server's threads wait.
+[[nodiscard]] inline std::string where_threads_wait(int pid) {
+    const auto ev = snapshot_hang_evidence(static_cast<pid_t>(pid), evidence_options{.native_stacks = native_stacks_mode::off});
+    return ev.taken() ? ev.summary() : std::string("the server process is gone or unreadable.");
+}
+
 namespace detail {
 
 /// Runs the snapshot on its own thread (gdb takes up to its timeout) while the

@@ -162,8 +162,9 @@ MCP_LOADTEST_CASE("hang evidence: the deadlock probe attaches it to its report; 
     CHECK(hang_evidence_test::threads_in(both.evidence, "futex") == 8);
     CHECK(both.explanation.find("8 threads blocked in futex wait") != std::string::npos);
     CHECK(both.explanation.find("2 processes") != std::string::npos);
-    CHECK_FALSE(both.evidence.native_stacks_taken);  // the probe's default: /proc only, no gdb
-    CHECK(both.took < 4s);
+    // The probe's default: gdb's stacks when gdb is installed (automatic).
+    CHECK(both.evidence.native_stacks_taken == hang_evidence_test::have_gdb());
+    CHECK(both.took < 4s + both.evidence.took);
 
     // Healthy twin: the same calls, one lock order.
     auto fixed = fixture("lock_server.py", {"--fixed"});
@@ -171,6 +172,28 @@ MCP_LOADTEST_CASE("hang evidence: the deadlock probe attaches it to its report; 
     MCP_CHECK_NO_DEADLOCK(ok);
     CHECK_FALSE(ok.evidence.taken());
     CHECK(ok.evidence.summary() == "no hang evidence taken.");
+}
+
+MCP_LOADTEST_CASE("hang evidence: a call declared deadlock says where the threads wait") {
+    auto server = fixture("lock_server.py");
+    mlt::client_options client;
+    client.describe_deadlocked_server = mlt::where_threads_wait;
+    auto s = co_await mlt::connect(server, client);
+    const mlt::call_options bounded{.timeout = 300ms, .grace = 300ms};
+    std::vector<asio::awaitable<mlt::call_result>> armed;  // two calls, one lock each: a lock-order deadlock
+    for (int i = 0; i < 2; ++i) armed.push_back(s.call_tool("transfer", mlt::json::object(), bounded));
+    auto calls = co_await mlt::release_together(std::move(armed));
+    for (const auto& c : calls.results) {
+        CHECK(c.outcome == mlt::outcome::deadlock);
+        CHECK(c.message.find("Where it waits: ") != std::string::npos);
+        CHECK(c.message.find("futex wait") != std::string::npos);
+    }
+    // Without the hook the message says how to get it.
+    auto plain = co_await mlt::connect(server);
+    for (int i = 0; i < 2; ++i) armed.push_back(plain.call_tool("transfer", mlt::json::object(), bounded));
+    auto lone = co_await mlt::release_together(std::move(armed));
+    CHECK(lone.results[0].outcome == mlt::outcome::deadlock);
+    CHECK(lone.results[0].message.find("describe_deadlocked_server") != std::string::npos);
 }
 
 MCP_LOADTEST_CASE("hang evidence: none on server-everything" * doctest::skip(!mlt_test::have_everything())) {

@@ -577,8 +577,8 @@ private:
             r.outcome = outcome::deadlock;
             r.message = "no reply to " + r.describe_call() + " within its timeout (" + ms(p.timeout) +
                         " ms) plus grace period (" + ms(p.grace) +
-                        " ms); the server looks deadlocked. Hint: dump its threads (py-spy dump / gdb) "
-                        "while it is stuck; lazy initialisation on the first call is a common cause.";
+                        " ms); the server looks deadlocked.";
+            r.message += deadlock_evidence();
         } else {
             r.outcome = outcome::hang;
             r.message = "no reply to " + r.describe_call() + " within " + ms(p.timeout) + " ms.";
@@ -593,6 +593,22 @@ private:
         remember_expired(id, p);
         if (!is_raw(id)) note_call(r, {});
         p.completion.complete(std::move(r));
+    }
+
+    // What the server's threads are doing, once per second at most: a burst of
+    // deadlocked calls shares one reading.
+    std::string deadlock_evidence() {
+        const auto hook = options_.describe_deadlocked_server;
+        if (!hook || pid() <= 0)
+            return " Hint: set client_options::describe_deadlocked_server = mcp_loadtest::where_threads_wait "
+                   "(hang_evidence.hpp) to see where its threads wait; lazy initialisation on the first call is "
+                   "a common cause.";
+        const auto now = clock::now();
+        if (deadlock_evidence_.empty() || now - deadlock_evidence_at_ > std::chrono::seconds(1)) {
+            deadlock_evidence_ = " Where it waits: " + hook(static_cast<int>(pid()));
+            deadlock_evidence_at_ = now;
+        }
+        return deadlock_evidence_;
     }
 
     void remember_expired(std::uint64_t id, const pending_call& p) {
@@ -1129,6 +1145,8 @@ private:
     std::unordered_map<std::string, std::vector<std::pair<std::string, std::string>>> param_headers_;
     outcome dead_outcome_ = outcome::crash;
     std::string dead_message_;
+    std::string deadlock_evidence_;               // describe_deadlocked_server's last text
+    clock::time_point deadlock_evidence_at_{};
 
     std::uint64_t last_id_ = 0;
     std::unordered_map<std::uint64_t, pending_call> pending_;
