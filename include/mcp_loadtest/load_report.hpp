@@ -99,8 +99,13 @@ struct server_process_report {
     std::size_t session = 0;
     pid_t pid = 0;
     process_stats stats;
-    std::vector<leak_analysis> leaks;
+    std::vector<leak_analysis> leaks;  ///< its own, then any leak found in a descendant (named in the explanation)
     std::vector<process_sample> samples;
+    /// Its descendants (workers, the server behind a wrapper), each sampled
+    /// and analysed; in JSON only when there are any.
+    std::vector<descendant_process_report> descendants;
+    /// The whole tree summed per tick (with descendants; else equal to stats).
+    process_stats tree_stats;
 };
 
 /// Failures of a scenario body that are not calls: one group per message.
@@ -143,6 +148,24 @@ private:
     }
 };
 
+/// run()'s cancellation injection (run_options::cancel): what became of the
+/// cancels it sent. An injected cancel is not a call outcome: it is counted
+/// here, and in neither the outcome counts, the error rate nor the latency
+/// histograms (docs/detectors.md#cancellation).
+struct cancellation_counts {
+    std::string moment;                ///< after_send, mid_call or reply_due; empty: no injection
+    double fraction = 0;               ///< of the iterations
+    std::uint64_t sent = 0;            ///< notifications/cancelled sent while the call was in flight
+    std::uint64_t reply_first = 0;     ///< the call had ended before its cancel moment: nothing sent
+    std::uint64_t no_estimate = 0;     ///< mid_call, reply_due: no call had completed yet to time it by
+    std::uint64_t honoured = 0;        ///< no reply came before the session closed
+    std::uint64_t replied_anyway = 0;  ///< a reply the server sent after the cancel (it SHOULD NOT)
+    std::uint64_t crossed = 0;         ///< a reply already on its way when the cancel was sent (allowed)
+    std::uint64_t servers_exited = 0;  ///< server processes that exited during the run after a cancel
+    std::vector<std::string> exit_samples;  ///< per such server: its exit and last stderr line
+    latency_summary cancel_after;      ///< from each cancelled request's send to its cancel
+};
+
 struct load_report {
     std::string run_id;
     std::string started_at;  ///< ISO 8601 UTC
@@ -183,6 +206,8 @@ struct load_report {
     std::vector<std::string> schema_violation_samples;  ///< the first few, with pointer and rule
     /// Listed (run_options::list_before_run) versus called tools, resources and prompts.
     coverage_report coverage;
+    /// run_options::cancel: the cancels injected and what the server did with them.
+    cancellation_counts cancellation;
 
     std::vector<server_process_report> processes;
     generator_report generator;
@@ -408,6 +433,19 @@ inline void read_report(const report_reader& r, server_process_report& p) {
     read_report(r["stats"], p.stats);
     p.leaks = read_all<leak_analysis>(r["leaks"]);
     p.samples = read_all<process_sample>(r["samples"]);
+    p.descendants.clear();
+    if (const auto ds = r.find("descendants"))
+        ds->each([&](const report_reader& d) {
+            auto& out = p.descendants.emplace_back();
+            out.pid = d["pid"].integer<pid_t>();
+            out.parent = d["parent"].integer<pid_t>();
+            out.command = d["command"].string();
+            read_report(d["stats"], out.stats);
+            out.leaks = read_all<leak_analysis>(d["leaks"]);
+            out.samples = read_all<process_sample>(d["samples"]);
+        });
+    if (const auto tree = r.find("tree_stats")) read_report(*tree, p.tree_stats);
+    else p.tree_stats = p.stats;
 }
 
 inline void read_report(const report_reader& r, threshold_violation& v) {
@@ -433,6 +471,23 @@ inline void read_report(const report_reader& r, scenario_failures& f) {
     f.exceptions = r["exceptions"].non_negative_integer();
     f.checks = read_all<failure_group>(r["checks"]);
     f.exceptions_thrown = read_all<failure_group>(r["exceptions_thrown"]);
+}
+
+inline void read_report(const report_reader& r, cancellation_counts& c) {
+    const report_reader moment = r["moment"];
+    c.moment = moment.string();
+    if (!c.moment.empty() && c.moment != "after_send" && c.moment != "mid_call" && c.moment != "reply_due")
+        moment.fail("one of after_send, mid_call, reply_due, or empty");
+    c.fraction = r["fraction"].non_negative();
+    c.sent = r["sent"].non_negative_integer();
+    c.reply_first = r["reply_first"].non_negative_integer();
+    c.no_estimate = r["no_estimate"].non_negative_integer();
+    c.honoured = r["honoured"].non_negative_integer();
+    c.replied_anyway = r["replied_anyway"].non_negative_integer();
+    c.crossed = r["crossed"].non_negative_integer();
+    c.servers_exited = r["servers_exited"].non_negative_integer();
+    c.exit_samples = read_all<std::string>(r["exit_samples"]);
+    c.cancel_after = r["cancel_after"].decode<latency_summary>();
 }
 
 inline std::string optional_string(const report_reader& r, const char* key) {
@@ -478,6 +533,10 @@ inline void from_json(const json& j, generator_report& g) { detail::read_report(
 
 inline void to_json(json& j, const server_process_report& p) {
     j = json{{"session", p.session}, {"pid", p.pid}, {"stats", p.stats}, {"leaks", p.leaks}, {"samples", p.samples}};
+    if (!p.descendants.empty()) {  // older readers and reports of servers without children keep their shape
+        j["descendants"] = p.descendants;
+        j["tree_stats"] = p.tree_stats;
+    }
 }
 inline void from_json(const json& j, server_process_report& p) {
     detail::read_report({j, "server_process_report"}, p);
@@ -498,6 +557,21 @@ inline void to_json(json& j, const scenario_failures& f) {
              {"exceptions_thrown", f.exceptions_thrown}};
 }
 inline void from_json(const json& j, scenario_failures& f) { detail::read_report({j, "scenario_failures"}, f); }
+
+inline void to_json(json& j, const cancellation_counts& c) {
+    j = json{{"moment", c.moment},
+             {"fraction", c.fraction},
+             {"sent", c.sent},
+             {"reply_first", c.reply_first},
+             {"no_estimate", c.no_estimate},
+             {"honoured", c.honoured},
+             {"replied_anyway", c.replied_anyway},
+             {"crossed", c.crossed},
+             {"servers_exited", c.servers_exited},
+             {"exit_samples", c.exit_samples},
+             {"cancel_after", c.cancel_after}};
+}
+inline void from_json(const json& j, cancellation_counts& c) { detail::read_report({j, "cancellation_counts"}, c); }
 
 inline void to_json(json& j, const load_report& r) {
     j = json{{"schema", "mcp-loadtest/load_report/v1"},
@@ -535,6 +609,7 @@ inline void to_json(json& j, const load_report& r) {
              {"schema_violations", r.schema_violations},
              {"schema_violation_samples", r.schema_violation_samples},
              {"coverage", r.coverage},
+             {"cancellation", r.cancellation},
              {"processes", r.processes},
              {"generator", r.generator},
              {"violations", r.violations},
@@ -604,6 +679,8 @@ inline void from_json(const json& j, load_report& r) {
     r.schema_violation_samples =
         schema_samples ? detail::read_all<std::string>(*schema_samples) : std::vector<std::string>{};
     if (const auto coverage = in.find("coverage")) r.coverage = coverage->decode<coverage_report>();
+    if (const auto cancellation = in.find("cancellation")) detail::read_report(*cancellation, r.cancellation);
+    else r.cancellation = {};
     r.processes = detail::read_all<server_process_report>(in["processes"]);
     detail::read_report(in["generator"], r.generator);
     r.violations = detail::read_all<threshold_violation>(in["violations"]);
@@ -641,6 +718,14 @@ inline std::string load_report::summary() const {
              std::to_string(g.first_iteration) + (g.sample.empty() ? ")" : "; " + g.sample.substr(0, 120) + ")") + "\n";
     for (const auto& g : failures.exceptions_thrown)
         s += "exception in scenario: " + g.message + " (" + std::to_string(g.count) + "x)\n";
+    if (!cancellation.moment.empty()) {
+        const auto& c = cancellation;
+        s += "cancellation (" + c.moment + "): " + std::to_string(c.sent) + " sent, " + std::to_string(c.honoured) +
+             " honoured, " + std::to_string(c.replied_anyway) + " replied anyway, " + std::to_string(c.crossed) +
+             " crossed by a reply, " + std::to_string(c.reply_first) + " ended first";
+        if (c.servers_exited) s += ", " + std::to_string(c.servers_exited) + " server(s) exited after a cancel";
+        s += "\n";
+    }
     if (generator.saturated) s += "load generator: " + generator.explanation + "\n";
     if (breaking_stage) s += "breaking point: " + breaking_reason + "\n";
     if (aborted) s += "aborted: " + abort_reason + "\n";

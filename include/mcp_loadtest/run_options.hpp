@@ -2,6 +2,7 @@
 #pragma once
 
 #include <mcp_loadtest/client_options.hpp>
+#include <mcp_loadtest/detail/cancel_moment.hpp>
 #include <mcp_loadtest/leak_detection.hpp>
 
 #include <chrono>
@@ -43,6 +44,10 @@ struct run_options {
     bool list_before_run = true;
     /// Bound on connecting the sessions and on closing them at the end.
     std::chrono::milliseconds close_timeout{10000};
+    /// Cancellation injection: the first request of `cancel.fraction` of the
+    /// iterations is cancelled at `cancel.moment`; what the server did is in
+    /// load_report::cancellation (docs/detectors.md#cancellation). Off by default.
+    cancel_injection cancel{};
 };
 
 }  // namespace mcp_loadtest

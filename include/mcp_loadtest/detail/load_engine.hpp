@@ -20,8 +20,10 @@
 #include <mcp_loadtest/when_all.hpp>
 #include <mcp_loadtest/workload.hpp>
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <map>
 #include <memory>
 #include <string>
 #include <vector>
@@ -59,6 +61,16 @@ public:
         if (!body_) throw std::invalid_argument("mcp_loadtest::run: the scenario body is empty (a null std::function)");
         if (options_.sessions == 0)
             throw std::invalid_argument("mcp_loadtest::run: run_options.sessions must be at least 1");
+        if (!(options_.cancel.fraction >= 0 && options_.cancel.fraction <= 1))
+            throw std::invalid_argument("mcp_loadtest::run: run_options.cancel.fraction must be from 0 (off) to 1 "
+                                        "(every iteration), e.g. 0.2 to cancel one iteration in five");
+        if (options_.cancel.fraction > 0) {
+            report_.cancellation.moment = std::string(to_string(options_.cancel.moment));
+            report_.cancellation.fraction = options_.cancel.fraction;
+            // A server that dies of a cancel is reported with its last stderr line.
+            if (auto* stdio = std::get_if<stdio_server>(&server_); stdio && stdio->stderr_to == stderr_mode::inherit)
+                stdio->stderr_to = stderr_mode::tee;
+        }
     }
 
     asio::awaitable<load_report> execute() {
@@ -102,11 +114,16 @@ public:
                 co_await drive_users([&st](std::chrono::nanoseconds t) { return st.target_at(t); }, st.duration(),
                                      st.think_time, 0);
         }
-        // Every call is bounded by its timeout (+ grace): so is this wait.
-        while (in_flight_ > 0) co_await idle_.wait_until(clock::time_point::max());
+        // Every call is bounded by its timeout (+ grace), each injected cancel by its delay: so is this wait.
+        while (in_flight_ > 0 || cancels_armed_ > 0) co_await idle_.wait_until(clock::time_point::max());
         const auto elapsed = clock::now() - start_;
         const auto cpu = process_cpu_time() - cpu0;
         sampler_.stop();
+        if (!injected_.empty()) {
+            // Replies to cancelled calls, if the server sends them, come about when the call was due.
+            co_await idle_.wait_until(std::min(settle_until_, clock::now() + std::chrono::seconds(2)));
+            judge_injected_cancels();
+        }
 
         co_await close_sessions();
         finish_report(elapsed, cpu);
@@ -282,6 +299,7 @@ private:
         if (!s) co_return abort("every server process has exited");
         ctx.session = session_index(s);
         iteration it(ctx, rng_, *this);
+        if (cancel_this_iteration(ctx.index)) arm_cancel(ctx.session, s->last_request_id() + 1);
         try {
             co_await body_(*s, it);
         } catch (const std::exception& e) {
@@ -301,6 +319,14 @@ private:
                      std::chrono::nanoseconds latency) override {
         const auto end = clock::now();
         const iteration_ctx& ctx = it.origin();
+        if (r.outcome == outcome::cancelled && !injected_.empty()) {
+            // An injected cancel is not an outcome of the load: report_.cancellation counts it.
+            if (auto found = injected_.find({ctx.session, r.request_id}); found != injected_.end()) {
+                found->second.cancel_after = r.duration;
+                if (trace_) trace_->write_call(end - start_, ctx.session, ctx.index, r, step, latency);
+                return;
+            }
+        }
         const auto add = [&](call_stats& s) {
             s.outcomes.add(r.outcome);
             if (r.outcome != outcome::cancelled) s.histogram.record(latency);
@@ -379,6 +405,122 @@ private:
         if (!stages_.empty()) ++stages_[std::min(stage, stages_.size() - 1)].dropped;
     }
 
+    // ---- cancellation injection (run_options::cancel) -------------------------
+
+    struct injected_cancel {
+        std::chrono::nanoseconds expected{0};      // the median latency it was timed by
+        std::chrono::nanoseconds cancel_after{0};  // from the send (the measured call's duration; else the delay)
+    };
+
+    /// `fraction` of the iterations, evenly spread: iteration i when floor((i+1)f) > floor(i f).
+    bool cancel_this_iteration(std::uint64_t i) const noexcept {
+        const double f = options_.cancel.fraction;
+        return f > 0 && std::floor(static_cast<double>(i + 1) * f) > std::floor(static_cast<double>(i) * f);
+    }
+
+    /// The median latency of the calls completed so far (refreshed every 20 ms: a histogram scan).
+    std::chrono::nanoseconds latency_estimate() {
+        const auto now = clock::now();
+        if (report_.overall.histogram.count() > 0 && (estimate_.count() == 0 || now - estimate_at_ > 20ms)) {
+            estimate_ = report_.overall.histogram.percentile(50);
+            estimate_at_ = now;
+        }
+        return estimate_;
+    }
+
+    /// Cancels request `first_id` of session `si` (the iteration's first request) at the moment asked.
+    void arm_cancel(std::size_t si, std::uint64_t first_id) {
+        const auto moment = options_.cancel.moment;
+        // Also after_send: a reply is judged against when it was due (reply_crossed_cancel).
+        const std::chrono::nanoseconds expected = latency_estimate();
+        std::chrono::nanoseconds delay{0};
+        if (moment != cancel_moment::after_send) {
+            if (expected.count() == 0) {
+                ++report_.cancellation.no_estimate;
+                return;
+            }
+            delay = cancel_delay(moment, expected, cancels_timed_++, 5);
+        }
+        ++cancels_armed_;
+        asio::co_spawn(ex_, inject_cancel(si, first_id, delay, expected), [self = shared_from_this()](std::exception_ptr) {
+            --self->cancels_armed_;
+            self->idle_.notify();
+        });
+    }
+
+    // Started before the iteration's body, so it runs once the body has sent its first request.
+    asio::awaitable<void> inject_cancel(std::size_t si, std::uint64_t id, std::chrono::nanoseconds delay,
+                                        std::chrono::nanoseconds expected) {
+        if (delay.count() > 0) {
+            asio::steady_timer timer(ex_, delay);
+            asio::error_code ec;
+            co_await timer.async_wait(asio::redirect_error(asio::use_awaitable, ec));
+        } else {
+            co_await asio::post(ex_, asio::use_awaitable);  // co_spawn ran us inline: let the body send first
+        }
+        session& s = sessions_[si];
+        auto& counts = report_.cancellation;
+        // Noted first: the call's cancelled result is recorded (record_call) after this returns.
+        auto [entry, fresh] = injected_.try_emplace({si, id}, injected_cancel{expected, delay});
+        if (!fresh || s.last_request_id() < id || !s.cancel(id, "cancelled by run_options::cancel")) {
+            if (fresh) injected_.erase(entry);
+            ++counts.reply_first;
+            co_return;
+        }
+        ++counts.sent;
+        const auto allowance = std::chrono::nanoseconds(options_.cancel.crossing_allowance);
+        settle_until_ = std::max(settle_until_, clock::now() + std::max(expected, delay) + 2 * allowance);
+    }
+
+    /// Each injected cancel's fate from the replies that came after it, and
+    /// which servers exited after receiving one; before the sessions close.
+    void judge_injected_cancels() {
+        auto& c = report_.cancellation;
+        std::vector<std::uint64_t> cancels_per_session(sessions_.size(), 0);
+        for (const auto& [key, injected] : injected_) {
+            ++cancels_per_session[key.first];
+            cancel_after_.record(injected.cancel_after);
+        }
+        for (std::size_t i = 0; i < sessions_.size(); ++i) {
+            for (const auto& late : sessions_[i].late_replies()) {
+                const auto found = injected_.find({i, late.request_id});
+                if (found == injected_.end()) continue;
+                const auto& injected = found->second;
+                if (reply_crossed_cancel(injected.cancel_after, late.after, injected.expected,
+                                         options_.cancel.crossing_allowance))
+                    ++c.crossed;
+                else
+                    ++c.replied_anyway;
+            }
+            if (cancels_per_session[i] > 0 && !sessions_[i].alive()) {
+                ++c.servers_exited;
+                const std::string words = last_line_of(sessions_[i].stderr_tail(2000));
+                if (c.exit_samples.size() < 10)
+                    c.exit_samples.push_back("server[" + std::to_string(i) + "] " +
+                                             (sessions_[i].exit().exited ? sessions_[i].exit().describe()
+                                                                         : std::string("lost its connection")) +
+                                             " after " + std::to_string(cancels_per_session[i]) + " cancel(s)" +
+                                             (words.empty() ? "" : "; its last stderr line: \"" + words + "\""));
+            }
+        }
+        c.honoured = c.sent - std::min(c.sent, c.crossed + c.replied_anyway);
+        c.cancel_after = cancel_after_.summary();
+    }
+
+    void add_cancellation_violations(load_report& r) const {
+        const auto& c = r.cancellation;
+        if (c.servers_exited > 0)
+            r.violations.push_back(
+                {"cancellation:servers_exited", "0", std::to_string(c.servers_exited) + " (" + c.exit_samples.front() + ")",
+                 "A server exited after receiving notifications/cancelled: a cancel landing between a handler returning "
+                 "and its reply being sent can crash it (python-sdk#2416); mlt::cancellation_check shows which moment."});
+        if (const auto& most = options_.cancel.max_replied_anyway; most && c.replied_anyway > *most)
+            r.violations.push_back({"cancellation:replied_anyway", "<= " + std::to_string(*most),
+                                    std::to_string(c.replied_anyway) + " of " + std::to_string(c.sent) + " cancelled calls",
+                                    "The server answered calls after their notifications/cancelled; the spec says "
+                                    "the receiver SHOULD NOT respond to a cancelled request."});
+    }
+
     // ---- the report ------------------------------------------------------
 
     void finish_report(clock::duration elapsed, std::chrono::nanoseconds cpu) {
@@ -422,6 +564,10 @@ private:
                 p.samples = sampler_.samples_of(p.pid);
                 p.stats = summarize(p.samples);
                 p.leaks = analyse_leaks(p.samples, leak);
+                // Workers and a wrapper's real server: sampled each tick with the server.
+                p.descendants = analyse_descendants(sampler_, pid, leak);
+                for (auto& l : descendant_leaks(p.descendants)) p.leaks.push_back(std::move(l));
+                p.tree_stats = p.descendants.empty() ? p.stats : summarize(sampler_.tree_samples_of(pid));
                 r.processes.push_back(std::move(p));
             }
         }
@@ -434,6 +580,7 @@ private:
         judge_generator(r.generator, r.duration_s, cpu, send_lag_, interval_hint_);
 
         r.violations = evaluate_thresholds(r, objectives_);
+        add_cancellation_violations(r);
         if (r.aborted)
             r.violations.push_back({"run", "completed", "aborted: " + r.abort_reason,
                                     "The run stopped early on a critical failure; see the outcome counts."});
@@ -472,6 +619,14 @@ private:
 
     load_report report_;
     std::vector<stage_report> stages_;
+    // run_options::cancel
+    std::map<std::pair<std::size_t, std::uint64_t>, injected_cancel> injected_;  // (session, request id)
+    std::size_t cancels_armed_ = 0;
+    std::uint64_t cancels_timed_ = 0;
+    std::chrono::nanoseconds estimate_{0};
+    clock::time_point estimate_at_{};
+    clock::time_point settle_until_{};
+    latency_histogram cancel_after_;
     latency_histogram send_lag_;
     process_sampler sampler_;
     std::unique_ptr<trace_writer> trace_;
