@@ -233,6 +233,55 @@ inline leak_analysis analyse_resource(const std::vector<process_sample>& kept, s
                        [](const leak_analysis& a) { return a.verdict == leak_verdict::leak; });
 }
 
+/// A descendant of a sampled server (a worker, the real server behind an
+/// `npx` / `uv run` wrapper): its figures and leak verdicts.
+struct descendant_process_report {
+    pid_t pid = 0;
+    pid_t parent = 0;     ///< when last sampled
+    std::string command;  ///< its command line when first found
+    process_stats stats;
+    std::vector<leak_analysis> leaks;
+    std::vector<process_sample> samples;
+
+    /// "pid 123 (`python3 worker.py`, child of pid 100)", for messages.
+    [[nodiscard]] std::string describe() const {
+        return "pid " + std::to_string(pid) + " (`" + command + "`, child of pid " + std::to_string(parent) + ")";
+    }
+};
+
+/// Analyses every descendant the sampler found below `root`, as
+/// analyse_leaks() does the root, each with its own warm-up from its own
+/// first sample.
+[[nodiscard]] inline std::vector<descendant_process_report> analyse_descendants(const process_sampler& sampler,
+                                                                                pid_t root,
+                                                                                const leak_options& options) {
+    std::vector<descendant_process_report> out;
+    for (const auto& d : sampler.descendants_of(root)) {
+        descendant_process_report r;
+        r.pid = d.pid;
+        r.parent = d.parent;
+        r.command = d.command;
+        r.samples = sampler.samples_of(d.pid);
+        r.stats = summarize(r.samples);
+        r.leaks = analyse_leaks(r.samples, options);
+        out.push_back(std::move(r));
+    }
+    return out;
+}
+
+/// The leaks found in descendants, each explanation prefixed with which
+/// process leaked: "descendant pid 123 (`...`, child of pid 100): RSS grew ...".
+[[nodiscard]] inline std::vector<leak_analysis> descendant_leaks(const std::vector<descendant_process_report>& ds) {
+    std::vector<leak_analysis> out;
+    for (const auto& d : ds)
+        for (const auto& l : d.leaks)
+            if (l.verdict == leak_verdict::leak) {
+                out.push_back(l);
+                out.back().explanation = "descendant " + d.describe() + ": " + l.explanation;
+            }
+    return out;
+}
+
 // ---- JSON (durations as integer nanoseconds, the verdict as its name) ---------
 
 inline void to_json(json& j, const trend_fit& f) {
@@ -270,6 +319,19 @@ inline void from_json(const json& j, leak_analysis& a) {
     a.threshold = j.at("threshold").get<double>();
     a.warmup_discarded = std::chrono::nanoseconds(j.at("warmup_discarded_ns").get<std::int64_t>());
     a.explanation = j.at("explanation").get<std::string>();
+}
+
+inline void to_json(json& j, const descendant_process_report& d) {
+    j = json{{"pid", d.pid},     {"parent", d.parent}, {"command", d.command},
+             {"stats", d.stats}, {"leaks", d.leaks},   {"samples", d.samples}};
+}
+inline void from_json(const json& j, descendant_process_report& d) {
+    d.pid = j.at("pid").get<pid_t>();
+    d.parent = j.at("parent").get<pid_t>();
+    d.command = j.at("command").get<std::string>();
+    d.stats = j.at("stats").get<process_stats>();
+    d.leaks = j.at("leaks").get<std::vector<leak_analysis>>();
+    d.samples = j.at("samples").get<std::vector<process_sample>>();
 }
 
 }  // namespace mcp_loadtest

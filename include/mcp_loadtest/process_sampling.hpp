@@ -8,10 +8,16 @@
 //     ... drive the server ...
 //     sampler.stop();
 //     mlt::process_stats stats = mlt::summarize(sampler.samples_of(session.pid()));
+//
+// Each tick also finds every added process's descendants (worker processes,
+// the real server behind an `npx` or `uv run` wrapper: detail/process_tree.hpp)
+// and samples them too: descendants_of(pid) lists them, tree_samples_of(pid)
+// holds the whole tree's samples (summarize() adds up each tick's).
 #pragma once
 
 #include <mcp_loadtest/detail/asio_compat.hpp>
 #include <mcp_loadtest/detail/procfs.hpp>
+#include <mcp_loadtest/detail/process_tree.hpp>
 #include <mcp_loadtest/json.hpp>
 #include <mcp_loadtest/process_audit.hpp>
 
@@ -51,6 +57,15 @@ struct process_sample {
     s.threads = r->threads;
     return s;
 }
+
+/// A process found below an added one (a worker, a wrapper's server).
+struct sampled_descendant {
+    pid_t pid = 0;
+    pid_t parent = 0;     ///< when last seen
+    pid_t root = 0;       ///< the added process it descends from
+    std::string command;  ///< its command line (detail::command_line) when first seen
+    bool exited = false;
+};
 
 /// Figures over a run, for one process or for several taken together.
 struct process_stats {
@@ -135,11 +150,11 @@ public:
     void add(pid_t pid, std::string label = {}) {
         for (auto& t : state_->tracked) {
             if (t.pid != pid) continue;
-            if (t.gone) t = tracked_pid{pid, std::move(label)};
+            if (t.gone) t = tracked_pid{pid, std::move(label), pid};
             else if (!label.empty()) t.label = std::move(label);
             return;
         }
-        state_->tracked.push_back(tracked_pid{pid, std::move(label)});
+        state_->tracked.push_back(tracked_pid{pid, std::move(label), pid});
     }
 
     /// Takes a first sample now, then one every interval. No-op while running.
@@ -180,7 +195,35 @@ public:
         return out;
     }
 
-    /// The label given to add(), or empty.
+    /// Whether each tick also samples the descendants of every added process
+    /// (default on). Finding them reads each added process's children (a few
+    /// microseconds) and, while any has children, all of /proc once per tick
+    /// (about 1 ms per 100 processes), so a process group or session a worker
+    /// left is still followed.
+    void follow_descendants(bool on) noexcept { state_->follow_tree = on; }
+    [[nodiscard]] bool follows_descendants() const noexcept { return state_->follow_tree; }
+
+    /// The descendants of an added process sampled so far, in the order found.
+    [[nodiscard]] std::vector<sampled_descendant> descendants_of(pid_t root) const {
+        std::vector<sampled_descendant> out;
+        for (const auto& t : state_->tracked)
+            if (t.root == root && t.pid != root) out.push_back({t.pid, t.parent, t.root, t.label, t.gone});
+        return out;
+    }
+
+    /// The samples of an added process and of all its descendants, in time
+    /// order: summarize() of them describes its whole tree.
+    [[nodiscard]] std::vector<process_sample> tree_samples_of(pid_t root) const {
+        std::vector<pid_t> pids;
+        for (const auto& t : state_->tracked)
+            if (t.root == root) pids.push_back(t.pid);
+        std::vector<process_sample> out;
+        for (const auto& s : state_->samples)
+            if (std::find(pids.begin(), pids.end(), s.pid) != pids.end()) out.push_back(s);
+        return out;
+    }
+
+    /// The label given to add() (for a descendant: its command line), or empty.
     [[nodiscard]] std::string label_of(pid_t pid) const {
         for (const auto& t : state_->tracked)
             if (t.pid == pid) return t.label;
@@ -200,6 +243,8 @@ private:
     struct tracked_pid {
         pid_t pid = 0;
         std::string label;
+        pid_t root = 0;    // the added process (itself for one added)
+        pid_t parent = 0;  // a descendant's, when last seen
         bool gone = false;
         bool seen = false;             // sampled at least once: the fields below are set
         std::uint64_t start_ticks = 0;
@@ -217,6 +262,7 @@ private:
         std::size_t max_samples;
         bool running = false;
         bool started = false;
+        bool follow_tree = true;
         std::uint64_t generation = 0;
         clock::time_point origin{};
         clock::time_point next{};
@@ -238,8 +284,50 @@ private:
         });
     }
 
+    static constexpr std::size_t max_descendants_per_root = 64;
+
+    // Adds the descendants of every added process not yet tracked. The whole
+    // of /proc is read only while some added process has children, or has
+    // live descendants already tracked (whose links may have changed).
+    static void find_descendants(state& st) {
+        bool any = false;
+        for (const auto& t : st.tracked) {
+            if (t.gone) continue;
+            if (t.root != t.pid || !detail::children_of(t.pid).empty()) {
+                any = true;
+                break;
+            }
+        }
+        if (!any) return;
+        const auto snapshot = detail::snapshot_processes();
+        const std::size_t added = st.tracked.size();
+        for (std::size_t i = 0; i < added; ++i) {
+            if (st.tracked[i].gone || st.tracked[i].root != st.tracked[i].pid) continue;
+            const pid_t root = st.tracked[i].pid;
+            std::size_t count = 0;
+            for (const auto& m : detail::process_tree_members(root, snapshot)) {
+                if (m.pid == root || m.dead()) continue;
+                if (++count > max_descendants_per_root) break;
+                auto known = std::find_if(st.tracked.begin(), st.tracked.end(),
+                                          [&](const tracked_pid& t) { return t.pid == m.pid && !t.gone; });
+                if (known != st.tracked.end()) {
+                    if (known->root != known->pid) {
+                        known->parent = m.parent;
+                        // Read inside execve(): its real command line is there by now.
+                        if (known->label.starts_with('[')) known->label = detail::command_line(m.pid);
+                    }
+                    continue;
+                }
+                tracked_pid d{m.pid, detail::command_line(m.pid), root};
+                d.parent = m.parent;
+                st.tracked.push_back(std::move(d));
+            }
+        }
+    }
+
     static void sample(state& st, clock::time_point now) {
         const auto at = std::chrono::duration_cast<std::chrono::nanoseconds>(now - st.origin);
+        if (st.follow_tree) find_descendants(st);
         for (auto& t : st.tracked) {
             if (t.gone) continue;
             const auto r = detail::read_proc(t.pid);

@@ -117,8 +117,10 @@ struct proc_entry {
 
 /// The command line of a process, for messages: arguments separated by
 /// spaces, each cut to `max_arg_chars` (a `python3 -c "<program>"` stays
-/// readable), the whole cut to `max_chars`. Its /proc/<pid>/comm name when the
-/// command line is empty (a kernel thread, a zombie); empty when it is gone.
+/// readable), the whole cut to `max_chars`. When the command line is empty
+/// (a kernel thread, a zombie, or a process inside execve() whose new command
+/// line is not set up yet) its /proc/<pid>/comm name in brackets, as ps shows
+/// it: "[python3]"; empty when it is gone.
 [[nodiscard]] inline std::string command_line(pid_t pid, std::size_t max_chars = 240, std::size_t max_arg_chars = 60) {
     char path[64];
     char buf[8192];
@@ -139,6 +141,7 @@ struct proc_entry {
         const ssize_t n = read_small_file(path, buf, sizeof buf);
         if (n > 0) out.assign(buf, static_cast<std::size_t>(n));
         while (!out.empty() && out.back() == '\n') out.pop_back();
+        if (!out.empty()) out = "[" + out + "]";
     }
     if (out.size() > max_chars) out.resize(max_chars);
     return out;
