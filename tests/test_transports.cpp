@@ -2,6 +2,7 @@
 // line-delimited JSON-RPC over TCP and Unix sockets, Streamable HTTP, legacy
 // HTTP+SSE, WebSocket; the 2026-07-28 stateless era with discovery, -32022
 // retry and multi round-trip input requests; automatic era detection.
+#include "support/every_transport.hpp"
 #include "support/fixtures.hpp"
 
 #include <doctest/doctest.h>
@@ -27,10 +28,7 @@ bool contains(const std::string& haystack, const std::string& needle) {
     return haystack.find(needle) != std::string::npos;
 }
 
-mlt::stdio_server quiet(mlt::stdio_server s) {
-    s.stderr_to = mlt::stderr_mode::capture;
-    return s;
-}
+using mlt_test::quiet;
 
 std::string unique_socket_path() {
     return (std::filesystem::temp_directory_path() / ("mlt-" + std::to_string(::getpid()) + "-" +
@@ -691,41 +689,9 @@ MCP_LOADTEST_CASE("tls: https and wss with certificate verification; an untruste
 }
 #endif
 
-namespace {
+using mlt_test::every_transport;
 
-// The echo fixture over every transport: over stdio, and four network servers launched for the test.
-struct every_transport {
-    mlt::server_process tcp, ws, http, sse;
-    std::vector<mlt::any_server> servers;
-    const std::vector<std::string> names{"stdio", "tcp", "streamable-http", "http+sse", "websocket"};
-
-    asio::awaitable<void> launch(bool mixed_http_replies) {
-        const auto tcp_cmd = quiet(fixture("tcp_server.py"));
-        const auto http_cmd = mixed_http_replies ? quiet(fixture("http_server.py", {"--reply-mode", "mixed"}))
-                                                 : quiet(fixture("http_server.py"));
-        const auto sse_cmd = quiet(fixture("sse_server.py"));
-        const auto ws_cmd = quiet(fixture("ws_server.py"));
-        tcp = co_await mlt::launch(tcp_cmd);
-        ws = co_await mlt::launch(ws_cmd);
-        http = co_await mlt::launch(http_cmd);
-        sse = co_await mlt::launch(sse_cmd);
-        mlt::sse_server sse_desc;
-        sse_desc.url = sse.url();
-        mlt::websocket_server ws_desc;
-        ws_desc.url = ws.url();
-        servers = {quiet(fixture("echo_server.py")), mlt::socket_server{tcp.url()}, http_at(http), sse_desc, ws_desc};
-    }
-    asio::awaitable<void> close() {
-        co_await tcp.close();
-        co_await http.close();
-        co_await sse.close();
-        co_await ws.close();
-    }
-};
-
-}  // namespace
-
-MCP_LOADTEST_CASE("run(): the same load test body over stdio, TCP, Streamable HTTP, HTTP+SSE and WebSocket") {
+MCP_LOADTEST_CASE("run(): the same load test body over stdio, TCP, Unix sockets, Streamable HTTP, HTTP+SSE and WebSocket") {
     every_transport every;
     co_await every.launch(true);
     const auto& servers = every.servers;

@@ -5,8 +5,7 @@
 #pragma once
 
 #include <mcp_loadtest/detectors/payload_sweep.hpp>
-#include <mcp_loadtest/network.hpp>
-#include <mcp_loadtest/server_process.hpp>
+#include "support/every_transport.hpp"
 
 #include <filesystem>
 #include <string>
@@ -22,10 +21,7 @@
 
 namespace payload_cases {
 
-inline mlt::stdio_server quiet(mlt::stdio_server s) {
-    s.stderr_to = mlt::stderr_mode::capture;
-    return s;
-}
+using mlt_test::quiet;
 
 inline mlt::stdio_server wedge(std::vector<std::string> flags) {
     return quiet(fixture("payload_wedge_server.py", std::move(flags)));
@@ -47,44 +43,6 @@ inline std::size_t echo_line_length(std::size_t bytes, std::uint64_t id) {
     return envelope.size() + bytes + 1;  // + newline
 }
 
-/// The echo fixture on every transport, launched for the test (as tests/test_transports.cpp does).
-struct every_transport {
-    mlt::server_process tcp, unix_socket, http, sse, ws;
-    std::vector<mlt::any_server> servers;
-    std::vector<std::string> names;
-    std::string socket_path;
-
-    asio::awaitable<void> launch() {
-        socket_path = (std::filesystem::temp_directory_path() /
-                       ("mlt-payload-" + std::to_string(::getpid()) + ".sock")).string();
-        const auto tcp_cmd = quiet(fixture("tcp_server.py"));
-        const auto unix_cmd = quiet(fixture("tcp_server.py", {"--unix", socket_path}));
-        const auto http_cmd = quiet(fixture("http_server.py"));
-        const auto sse_cmd = quiet(fixture("sse_server.py"));
-        const auto ws_cmd = quiet(fixture("ws_server.py"));
-        tcp = co_await mlt::launch(tcp_cmd);
-        unix_socket = co_await mlt::launch(unix_cmd);
-        http = co_await mlt::launch(http_cmd);
-        sse = co_await mlt::launch(sse_cmd);
-        ws = co_await mlt::launch(ws_cmd);
-        mlt::http_server http_desc;
-        http_desc.url = http.url();
-        mlt::sse_server sse_desc;
-        sse_desc.url = sse.url();
-        mlt::websocket_server ws_desc;
-        ws_desc.url = ws.url();
-        servers = {quiet(fixture("echo_server.py")), mlt::socket_server{tcp.url()},
-                   mlt::socket_server{unix_socket.url()}, http_desc, sse_desc, ws_desc};
-        names = {"stdio", "tcp", "unix", "streamable-http", "http+sse", "websocket"};
-    }
-    asio::awaitable<void> close() {
-        co_await tcp.close();
-        co_await unix_socket.close();
-        co_await http.close();
-        co_await sse.close();
-        co_await ws.close();
-    }
-};
 
 }  // namespace payload_cases
 
@@ -253,7 +211,7 @@ MCP_LOADTEST_CASE("payload sweep: server-everything's echo, bracketed at its SDK
 }
 
 MCP_LOADTEST_CASE("payload sweep: 1, 4 and 15 MiB echoes round-trip on every transport") {
-    payload_cases::every_transport every;
+    mlt_test::every_transport every;
     co_await every.launch();
     mlt::payload_sweep_options options;
     options.expect_echo = true;
