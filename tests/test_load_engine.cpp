@@ -115,7 +115,7 @@ MCP_LOADTEST_CASE("staged ramp: the breaking point is the first stage whose p99 
     CHECK(report.breaking_reason.find("p99") != std::string::npos);
 }
 
-MCP_LOADTEST_CASE("patterns: a step uses the previous result; abort_pattern stops on failure") {
+MCP_LOADTEST_CASE("patterns: a step uses the previous result, abort_pattern stops on failure") {
     auto server = fixture("echo_server.py");
     mlt::pattern chain{"echo-then-echo",
                        {mlt::step{.tool = "echo", .arguments = {{"message", "abc"}}},
@@ -324,7 +324,7 @@ MCP_LOADTEST_CASE("measure, think and check outside run(): a standalone iteratio
 
 // ---- thresholds --------------------------------------------------------------------
 
-MCP_LOADTEST_CASE("thresholds: violations say expected vs actual; missing evidence fails") {
+MCP_LOADTEST_CASE("thresholds: violations say expected vs actual, missing evidence fails") {
     auto server = fixture("slow_server.py", {"--delay-ms", "50"});
     auto options = quick_options();
     options.sample_interval = 0ms;
@@ -445,7 +445,7 @@ MCP_LOADTEST_CASE("cold start: each phase gets a real histogram") {
     CHECK(report.total_summary.min >= report.initialize_summary.min);
 }
 
-MCP_LOADTEST_CASE("leak detection: a leaking server is flagged; warm-up-only allocation is not") {
+MCP_LOADTEST_CASE("leak detection: a leaking server is flagged, warm-up-only allocation is not") {
     auto options = quick_options();
     options.sample_interval = 50ms;
     options.leak.warmup = 500ms;

@@ -377,7 +377,7 @@ MCP_LOADTEST_CASE("malformed server: broken replies are classified and the sessi
     }
 }
 
-MCP_LOADTEST_CASE("noisy stdout: log lines on stdout are reported with their text; calls still work") {
+MCP_LOADTEST_CASE("noisy stdout: log lines on stdout are reported with their text, calls still work") {
     auto server = fixture("noisy_stdout_server.py");
     auto s = co_await mlt::connect(server);
     for (int i = 0; i < 5; ++i) MCP_CHECK_OK(co_await s.call_tool("echo", mlt::args("message", "x")));
@@ -427,7 +427,7 @@ MCP_LOADTEST_CASE("flood: bytes that never end in a newline fail the call, not t
     co_await s.close();
 }
 
-MCP_LOADTEST_CASE("flood: endless garbage on stdout and stderr is drained; the session stays bounded") {
+MCP_LOADTEST_CASE("flood: endless garbage on stdout and stderr is drained, the session stays bounded") {
     auto stdout_server = fixture("flood_server.py", {"--flood-stdout"});
     auto s = co_await mlt::connect(stdout_server);
     auto r = co_await s.call_tool("echo", mlt::args("message", "x"), {.timeout = 10s});

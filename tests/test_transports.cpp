@@ -169,7 +169,7 @@ MCP_LOADTEST_CASE("modern: era detection picks legacy for a legacy server, and t
     co_await again.close();
 }
 
-MCP_LOADTEST_CASE("modern: a dual-era server is spoken to in the modern era; pinning legacy still works") {
+MCP_LOADTEST_CASE("modern: a dual-era server is spoken to in the modern era, pinning legacy still works") {
     mlt::forget_detected_eras();
     auto server = quiet(fixture("modern_server.py", {"--also-legacy"}));
     auto s = co_await mlt::connect(server);
@@ -249,7 +249,7 @@ MCP_LOADTEST_CASE("modern: InputRequiredResult rounds are answered through the r
     co_await s.close();
 }
 
-MCP_LOADTEST_CASE("modern: an input request with no handler fails the call clearly; a round limit bounds it") {
+MCP_LOADTEST_CASE("modern: an input request with no handler fails the call clearly, a round limit bounds it") {
     auto s = co_await mlt::connect(quiet(fixture("modern_server.py")));
     auto confirm = co_await s.call_tool("confirm", mlt::args("action", "x"));
     // Without the elicitation capability the server refuses (-32021) or asks anyway: either way, no ok.
@@ -463,7 +463,7 @@ MCP_LOADTEST_CASE("http: the deadlock probe flags a server that hangs on its fir
     co_await proc.close();
 }
 
-MCP_LOADTEST_CASE("http: era detection picks 2026-07-28 for the modern fixture over HTTP; MRTR works there") {
+MCP_LOADTEST_CASE("http: era detection picks 2026-07-28 for the modern fixture over HTTP, MRTR works there") {
     mlt::forget_detected_eras();
     auto cmd = quiet(fixture("modern_server.py", {"--transport", "http"}));
     auto proc = co_await mlt::launch(cmd);
@@ -636,7 +636,7 @@ const test_certificate& certificate() {
 }
 }  // namespace
 
-MCP_LOADTEST_CASE("tls: https and wss with certificate verification; an untrusted certificate is refused") {
+MCP_LOADTEST_CASE("tls: https and wss with certificate verification, an untrusted certificate is refused") {
     const auto& cert = certificate();
     REQUIRE_MESSAGE(cert.ok, "the openssl command is needed to make a test certificate (apt-get install openssl)");
     auto https_cmd = quiet(fixture("http_server.py", {"--tls-cert", cert.cert, "--tls-key", cert.key}));
@@ -911,7 +911,7 @@ asio::awaitable<measured_call> call_measuring_memory(mlt::session* s, std::chron
 
 }  // namespace
 
-MCP_LOADTEST_CASE("websocket: a server flooding pings and never reading grows the client by little; the hang says why") {
+MCP_LOADTEST_CASE("websocket: a server flooding pings and never reading grows the client by little, the hang says why") {
     auto cmd = quiet(fixture("ws_server.py", {"--misbehave", "ping-flood"}));
     auto proc = co_await mlt::launch(cmd);
     {

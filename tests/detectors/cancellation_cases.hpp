@@ -181,7 +181,7 @@ MCP_LOADTEST_CASE("cancellation: server-everything's echo is too fast to cancel 
 
 // ---- run()'s cancellation injection (run_options::cancel) -------------------------
 
-MCP_LOADTEST_CASE("cancellation: run() cancels a fraction of calls mid-call; honoured cancels are neither errors nor latency") {
+MCP_LOADTEST_CASE("cancellation: run() cancels a fraction of calls mid-call, honoured cancels are neither errors nor latency") {
     using namespace cancellation_cases;
     auto server = fixture("cancel_race_server.py", {"--fixed", "--work-ms", "60", "--reply-ms", "30"});
     server.stderr_to = mlt::stderr_mode::discard;

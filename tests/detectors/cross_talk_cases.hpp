@@ -146,7 +146,7 @@ MCP_LOADTEST_CASE("cross-talk: replies that legitimately vary give indeterminate
     CHECK(judged.matched == 8);
 }
 
-MCP_LOADTEST_CASE("cross-talk: a call that fails alone is indeterminate; bad options are rejected") {
+MCP_LOADTEST_CASE("cross-talk: a call that fails alone is indeterminate, bad options are rejected") {
     auto fixed = fixture("crosstalk_server.py", {"--fixed"});
     auto report = co_await mlt::cross_talk_check(fixed, "no_such_tool", cross_talk_cases::user_arguments,
                                                  {.calls = 4});

@@ -39,7 +39,7 @@ struct transfer_call {
 
 }  // namespace hang_evidence_test
 
-TEST_CASE("hang evidence: system calls are named and classified; gdb output is split by thread") {
+TEST_CASE("hang evidence: system calls are named and classified, gdb output is split by thread") {
     mlt::detail::thread_reading t;
     t.state = 'S';
     mlt::detail::parse_syscall_line("0 0x0 0x7f00 0x10000 0x0 0x0 0x0 0x7ffd 0x7f01", t);
@@ -94,11 +94,15 @@ MCP_LOADTEST_CASE("hang evidence: a lock-order deadlock shows threads in futex w
     CHECK(quick.processes.front().pid == s.pid());
     CHECK(hang_evidence_test::threads_in(quick, "futex") >= 4);  // the 4 transfers
     CHECK(hang_evidence_test::threads_in(quick, "read") == 1);   // the main loop, on stdin
+    std::size_t with_wchan = 0;
     for (const auto& t : quick.processes.front().threads) {
         CHECK(t.state == 'S');
-        CHECK_FALSE(t.wchan.empty());
+        with_wchan += !t.wchan.empty();
         if (t.syscall_name == "read") CHECK(t.fd_target.rfind("pipe:", 0) == 0);
     }
+    // The kernel hides a thread's wchan ("0") at the instant it is on a CPU: the
+    // main thread may be, waking for a message. The blocked workers never are.
+    CHECK(with_wchan + 1 >= quick.processes.front().threads.size());
     CHECK_FALSE(quick.native_stacks_taken);
     CHECK(quick.native_stacks.rfind("off", 0) == 0);
     const std::string summary = quick.summary();
@@ -128,7 +132,7 @@ MCP_LOADTEST_CASE("hang evidence: a lock-order deadlock shows threads in futex w
     co_await s.close();
 }
 
-MCP_LOADTEST_CASE("hang evidence: the deadlock probe attaches it to its report; a healthy server gets none") {
+MCP_LOADTEST_CASE("hang evidence: the deadlock probe attaches it to its report, a healthy server gets none") {
     // The lazy-init deadlock: the main thread waits on an event no one sets.
     auto server = fixture("hang_on_first_call.py");
     const auto args = mlt::args("ticker", "AAPL");

@@ -107,7 +107,7 @@ MCP_LOADTEST_CASE("head-of-line: a thread per call keeps the fast call fast at e
     CHECK(report.verdict_sentence().rfind("no head-of-line blocking: 'fast' stayed fast with up to 8 'slow' calls", 0) == 0);
 }
 
-MCP_LOADTEST_CASE("head-of-line: a fast call that is not fast alone is indeterminate; bad options are rejected") {
+MCP_LOADTEST_CASE("head-of-line: a fast call that is not fast alone is indeterminate, bad options are rejected") {
     auto server = fixture("hol_server.py", {"--healthy"});
     const auto not_fast = head_of_line_cases::slow(60);
     const auto slow = head_of_line_cases::slow(100);

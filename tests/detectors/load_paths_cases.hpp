@@ -126,7 +126,7 @@ MCP_LOADTEST_CASE("a generator that cannot keep the arrival rate is flagged as t
     CHECK(report.generator.explanation.find("could not keep the arrival rate") != std::string::npos);
 }
 
-MCP_LOADTEST_CASE("leak detection: threads and fds leaked per call are each a leak; a clean server is not") {
+MCP_LOADTEST_CASE("leak detection: threads and fds leaked per call are each a leak, a clean server is not") {
     auto options = load_paths_test::quick();
     options.sample_interval = 50ms;
     options.leak.warmup = 300ms;

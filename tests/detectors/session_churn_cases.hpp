@@ -159,7 +159,7 @@ MCP_LOADTEST_CASE("session_churn: killed mid-call, the flock() twin starts again
 
 // ---- session churn over the network ------------------------------------------------
 
-MCP_LOADTEST_CASE("session_churn: TCP, Streamable HTTP and WebSocket fixtures churn clean; TCP survives dropped connections") {
+MCP_LOADTEST_CASE("session_churn: TCP, Streamable HTTP and WebSocket fixtures churn clean, TCP survives dropped connections") {
     const auto tcp_cmd = churn_test::quiet(fixture("tcp_server.py"));
     const auto http_cmd = churn_test::quiet(fixture("http_server.py"));
     const auto ws_cmd = churn_test::quiet(fixture("ws_server.py"));
