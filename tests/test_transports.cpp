@@ -922,7 +922,10 @@ MCP_LOADTEST_CASE("websocket: a server flooding pings and never reading grows th
         CAPTURE(m.result.message);
         CHECK(m.result.outcome == mlt::outcome::hang);
         CHECK(m.took < 6s);
-        CHECK(contains(m.result.message, "stopped reading"));
+        // The "stopped reading" hint needs the client's writes to have stalled (the
+        // server's receive buffer full of pongs): a slow client (ASan) may not get
+        // there in 3 s. The second part below forces the stall and checks the hint.
+        if (!contains(m.result.message, "stopped reading")) MESSAGE("no write stall within 3 s: " << m.result.message);
         MESSAGE("peak RSS growth during a 3 s ping flood: " << m.peak_growth_kib << " KiB");
         CHECK(m.peak_growth_kib < bounded_growth_kib);  // was +2 GB: one queued pong per ping
         co_await s.close();
