@@ -74,6 +74,21 @@ struct timeline_point {
     std::uint64_t in_flight = 0;   ///< calls in flight at the end of the bucket
 };
 
+/// The latency of the calls that ended in one interval of the run (run_options::timeline_bucket,
+/// 1 s by default), for all calls (empty tag) or one tool (its name), as HdrHistogram V2 base64
+/// (to_hdr_base64): a few hundred bytes per interval, so a long soak keeps every second; exact to
+/// the histogram's buckets; the text `.hlog` files carry. Comparisons resample these intervals,
+/// merges align them by wall clock.
+struct latency_interval {
+    double at_s = 0;       ///< start, seconds from the start of the run
+    double length_s = 0;
+    std::string tag;       ///< "": every call; otherwise the tool's name
+    std::uint64_t count = 0;
+    std::string hdr;       ///< to_hdr_base64() of the interval's histogram
+
+    [[nodiscard]] latency_histogram histogram() const { return from_hdr_base64(hdr); }
+};
+
 /// One stage of a staged workload.
 struct stage_report {
     std::string name;
@@ -169,6 +184,7 @@ struct cancellation_counts {
 struct load_report {
     std::string run_id;
     std::string started_at;  ///< ISO 8601 UTC
+    std::int64_t started_at_unix_ns = 0;  ///< the same instant, exactly (0: unknown, e.g. an older report)
     double duration_s = 0;
     std::string workload;    ///< closed, open, staged_rate, staged_users; or a detector's name
     json workload_parameters = json::object();
@@ -193,6 +209,8 @@ struct load_report {
     scenario_failures failures;  ///< failed checks and exceptions of scenario bodies
     double throughput_rps = 0;  ///< calls ended per second of run time
     std::vector<timeline_point> timeline;
+    /// Per interval of the timeline: the latency histogram of every call, then one per tool.
+    std::vector<latency_interval> intervals;
 
     std::vector<stage_report> stages;
     std::optional<std::size_t> breaking_stage;  ///< first stage whose p99 or error rate crossed the limit
@@ -366,6 +384,25 @@ inline void read_report(const report_reader& r, timeline_point& p) {
     p.in_flight = in_flight ? in_flight->non_negative_integer() : 0;
 }
 
+inline void read_report(const report_reader& r, latency_interval& i) {
+    i.at_s = r["at_s"].non_negative();
+    i.length_s = r["length_s"].non_negative();
+    const auto tag = r.find("tag");
+    i.tag = tag ? tag->string() : std::string();
+    i.count = r["count"].non_negative_integer();
+    const auto hdr = r["hdr"];
+    i.hdr = hdr.string();
+    std::uint64_t decoded = 0;
+    try {
+        decoded = i.histogram().count();
+    } catch (const std::invalid_argument& e) {
+        hdr.fail(std::string("an HdrHistogram V2 histogram in base64 (") + e.what() + ")");
+    }
+    if (decoded != i.count)
+        hdr.fail("a histogram of \"count\" values (" + std::to_string(i.count) + "; it holds " +
+                 std::to_string(decoded) + ")");
+}
+
 inline void read_report(const report_reader& r, stage_report& s) {
     s.name = r["name"].string();
     s.target = r["target"].number();
@@ -519,6 +556,11 @@ inline void to_json(json& j, const timeline_point& p) {
 }
 inline void from_json(const json& j, timeline_point& p) { detail::read_report({j, "timeline_point"}, p); }
 
+inline void to_json(json& j, const latency_interval& i) {
+    j = json{{"at_s", i.at_s}, {"length_s", i.length_s}, {"tag", i.tag}, {"count", i.count}, {"hdr", i.hdr}};
+}
+inline void from_json(const json& j, latency_interval& i) { detail::read_report({j, "latency_interval"}, i); }
+
 inline void to_json(json& j, const stage_report& s) {
     j = json{{"name", s.name}, {"target", s.target}, {"start_s", s.start_s}, {"duration_s", s.duration_s},
              {"dropped", s.dropped}, {"stats", s.stats}, {"throughput_rps", s.throughput_rps}};
@@ -577,6 +619,7 @@ inline void to_json(json& j, const load_report& r) {
     j = json{{"schema", "mcp-loadtest/load_report/v1"},
              {"run_id", r.run_id},
              {"started_at", r.started_at},
+             {"started_at_unix_ns", r.started_at_unix_ns},
              {"duration_s", r.duration_s},
              {"workload", r.workload},
              {"workload_parameters", r.workload_parameters},
@@ -598,6 +641,7 @@ inline void to_json(json& j, const load_report& r) {
              {"failures", r.failures},
              {"throughput_rps", r.throughput_rps},
              {"timeline", r.timeline},
+             {"intervals", r.intervals},
              {"stages", r.stages},
              {"breaking_stage", r.breaking_stage ? json(*r.breaking_stage) : json(nullptr)},
              {"breaking_reason", r.breaking_reason},
@@ -632,6 +676,8 @@ inline void from_json(const json& j, load_report& r) {
     const detail::report_reader in(j, "report");
     r.run_id = in["run_id"].string();
     r.started_at = in["started_at"].string();
+    if (const auto ns = in.find("started_at_unix_ns")) r.started_at_unix_ns = ns->integer<std::int64_t>();
+    else r.started_at_unix_ns = 0;
     r.duration_s = in["duration_s"].non_negative();
     r.workload = in["workload"].string();
     const auto parameters = in.find("workload_parameters");
@@ -660,6 +706,8 @@ inline void from_json(const json& j, load_report& r) {
     else r.failures = {};
     r.throughput_rps = in["throughput_rps"].non_negative();
     r.timeline = detail::read_all<timeline_point>(in["timeline"]);
+    if (const auto intervals = in.find("intervals")) r.intervals = detail::read_all<latency_interval>(*intervals);
+    else r.intervals.clear();
     r.stages = detail::read_all<stage_report>(in["stages"]);
     if (const auto b = in["breaking_stage"]; b.is_null()) {
         r.breaking_stage.reset();
