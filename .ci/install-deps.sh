@@ -14,6 +14,9 @@ packages=(g++ cmake ninja-build meson pkg-config python3
           libasio-dev nlohmann-json3-dev doctest-dev catch2 libgtest-dev libssl-dev openssl
           wrk  # wrk: the baseline of bench/bench_http.cpp
           gdb  # native stacks in hang evidence (docs/detectors.md#hang-evidence)
+          # reports (docs/reports.md): the HTML is rendered in headless Chromium (python3-pil
+          # reads its screenshot); HdrHistogram's own Java tools read our .hlog files
+          chromium python3-pil libhdrhistogram-java default-jre-headless
           # Clang 16 with libc++: the clang-libcxx and tsan presets, libFuzzer (.ci/fuzz.sh)
           clang-16 libclang-rt-16-dev libc++-16-dev libc++abi-16-dev)
 command -v npm >/dev/null 2>&1 || packages+=(nodejs npm)

@@ -1,0 +1,2 @@
+// intervals cases of tests/test_reports.cpp (owner: see docs/reports.md).
+#pragma once

@@ -1,0 +1,2 @@
+// render cases of tests/test_reports.cpp (owner: see docs/reports.md).
+#pragma once
