@@ -41,4 +41,11 @@
         MCP_LOADTEST_DETAIL_CATCH_##KIND(cond);                                                     \
     } while (false)
 
+namespace mcp_loadtest::detail {
+/// TEST_CASE("name", "[tags]")'s name (Catch2 names an unnamed case itself).
+inline std::string catch2_case_name(const char* name = "", const char* = "") { return name ? name : ""; }
+}  // namespace mcp_loadtest::detail
+#define MCP_LOADTEST_DETAIL_FRAMEWORK "catch2"
+#define MCP_LOADTEST_DETAIL_CASE_NAME(...) ::mcp_loadtest::detail::catch2_case_name(__VA_ARGS__)
+
 #include <mcp_loadtest/detail/assertion_macros.hpp>

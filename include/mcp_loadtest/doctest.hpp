@@ -28,5 +28,16 @@
 #define MCP_LOADTEST_DETAIL_ASSERT(KIND, cond, message) DOCTEST_##KIND##_MESSAGE(cond, message)
 #define MCP_LOADTEST_DETAIL_TEST_CASE DOCTEST_TEST_CASE
 #define MCP_LOADTEST_DETAIL_CASE_FAILED(message) DOCTEST_CHECK_MESSAGE(false, message)
+// The case's name, read the way doctest reads it: its decorators applied to a TestCase.
+#define MCP_LOADTEST_DETAIL_FRAMEWORK "doctest"
+#ifdef DOCTEST_CONFIG_DISABLE
+#define MCP_LOADTEST_DETAIL_CASE_NAME(...) std::string()
+#else
+#define MCP_LOADTEST_DETAIL_CASE_NAME(...)                                                          \
+    std::string((::doctest::detail::TestCase(nullptr, __FILE__, __LINE__,                          \
+                                             doctest_detail_test_suite_ns::getCurrentTestSuite()) * \
+                 __VA_ARGS__)                                                                       \
+                    .m_name)
+#endif
 
 #include <mcp_loadtest/detail/assertion_macros.hpp>

@@ -109,6 +109,9 @@ private:
 #define MCP_LOADTEST_DETAIL_ASSERT(KIND, cond, message)                                             \
     MCP_LOADTEST_DETAIL_GTEST_ASSERT(MCP_LOADTEST_DETAIL_GTEST_FATAL_##KIND, #cond, cond) << (message)
 #define MCP_LOADTEST_DETAIL_CASE_FAILED(message) GTEST_NONFATAL_FAILURE_(std::string(message).c_str())
+// The test's name as gtest_discover_tests names it: Suite.Name.
+#define MCP_LOADTEST_DETAIL_FRAMEWORK "gtest"
+#define MCP_LOADTEST_DETAIL_CASE_NAME(Suite, Name) std::string(#Suite "." #Name)
 // GoogleTest's TEST, whose body runs the case and ends it quietly when an
 // MCP_ASSERT or MCP_REQUIRE_* stopped it (its failure is already recorded).
 #define MCP_LOADTEST_DETAIL_TEST_CASE(Suite, Name)                                                  \

@@ -121,6 +121,8 @@ struct server_process_report {
     std::vector<descendant_process_report> descendants;
     /// The whole tree summed per tick (with descendants; else equal to stats).
     process_stats tree_stats;
+    /// merge_reports(): the index of the input report (shard) this process came from.
+    std::optional<std::size_t> source;
 };
 
 /// Failures of a scenario body that are not calls: one group per message.
@@ -196,6 +198,13 @@ struct load_report {
     std::string server_name;
     std::string server_version;
     std::uint64_t seed = 0;
+    /// run_options::shard: this run was shard `shard_index` of `shard_count` (unset: not sharded).
+    std::optional<std::size_t> shard_index;
+    std::optional<std::size_t> shard_count;
+    /// merge_reports(): how many reports were merged into this one (0: not a merge), and what the
+    /// merge had to assume (e.g. reports without a wall-clock start aligned at their starts).
+    std::size_t merged_from = 0;
+    std::vector<std::string> merge_notes;
 
     std::uint64_t iterations_started = 0;
     std::uint64_t iterations_completed = 0;
@@ -483,6 +492,8 @@ inline void read_report(const report_reader& r, server_process_report& p) {
         });
     if (const auto tree = r.find("tree_stats")) read_report(*tree, p.tree_stats);
     else p.tree_stats = p.stats;
+    if (const auto source = r.find("source")) p.source = source->integer<std::size_t>();
+    else p.source.reset();
 }
 
 inline void read_report(const report_reader& r, threshold_violation& v) {
@@ -579,6 +590,7 @@ inline void to_json(json& j, const server_process_report& p) {
         j["descendants"] = p.descendants;
         j["tree_stats"] = p.tree_stats;
     }
+    if (p.source) j["source"] = *p.source;
 }
 inline void from_json(const json& j, server_process_report& p) {
     detail::read_report({j, "server_process_report"}, p);
@@ -660,6 +672,11 @@ inline void to_json(json& j, const load_report& r) {
              {"aborted", r.aborted},
              {"abort_reason", r.abort_reason},
              {"passed", r.passed}};
+    // Optional members, only when they say something (older readers keep their shape).
+    if (r.shard_index) j["shard_index"] = *r.shard_index;
+    if (r.shard_count) j["shard_count"] = *r.shard_count;
+    if (r.merged_from) j["merged_from"] = r.merged_from;
+    if (!r.merge_notes.empty()) j["merge_notes"] = r.merge_notes;
 }
 
 /// Reads what to_json() writes. Any bad value throws std::invalid_argument naming its path and
@@ -690,6 +707,13 @@ inline void from_json(const json& j, load_report& r) {
     r.server_name = optional_string(in, "server_name");
     r.server_version = optional_string(in, "server_version");
     r.seed = optional_integer(in, "seed");
+    if (const auto v = in.find("shard_index")) r.shard_index = v->integer<std::size_t>();
+    else r.shard_index.reset();
+    if (const auto v = in.find("shard_count")) r.shard_count = v->integer<std::size_t>();
+    else r.shard_count.reset();
+    r.merged_from = static_cast<std::size_t>(optional_integer(in, "merged_from"));
+    const auto notes = in.find("merge_notes");
+    r.merge_notes = notes ? detail::read_all<std::string>(*notes) : std::vector<std::string>{};
     r.iterations_started = in["iterations_started"].non_negative_integer();
     r.iterations_completed = in["iterations_completed"].non_negative_integer();
     r.dropped = in["dropped"].non_negative_integer();

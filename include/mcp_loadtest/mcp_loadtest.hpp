@@ -37,4 +37,5 @@
 #include <mcp_loadtest/iteration.hpp>
 #include <mcp_loadtest/run.hpp>
 #include <mcp_loadtest/detectors.hpp>
+#include <mcp_loadtest/reports.hpp>
 #include <mcp_loadtest/assertions.hpp>

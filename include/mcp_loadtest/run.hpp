@@ -12,6 +12,7 @@
 
 #include <mcp_loadtest/detail/load_engine.hpp>
 #include <mcp_loadtest/detail/owned_coroutine.hpp>
+#include <mcp_loadtest/report/run_directory.hpp>
 
 #include <type_traits>
 #include <utility>
@@ -46,8 +47,13 @@ private:
 inline asio::awaitable<load_report> run(any_server server, workload load, iteration_body body, thresholds objectives,
                                         run_options options) {
     scenario each = std::move(body).to_scenario(options.call);
-    return detail::start_owned(detail::load_job{std::move(server), std::move(load), std::move(each),
-                                                std::move(objectives), std::move(options)});
+    // Inside an MCP_LOADTEST_CASE (or with run_directory.root set) the run writes its
+    // run directory (report/run_directory.hpp); the trace and stderr logs go there too.
+    auto recorder = detail::run_directory_recorder::open(options, server);
+    detail::load_job job{std::move(server), std::move(load), std::move(each), std::move(objectives),
+                         std::move(options)};
+    if (!recorder) return detail::start_owned(std::move(job));
+    return detail::start_owned(detail::recorded_job<detail::load_job>{std::move(job), std::move(*recorder)});
 }
 // Overloads, not defaulted arguments: a defaulted thresholds{} would be a
 // temporary inside the caller's co_await (docs/index.md#compiler-notes).

@@ -4,16 +4,40 @@
 #include <mcp_loadtest/client_options.hpp>
 #include <mcp_loadtest/detail/cancel_moment.hpp>
 #include <mcp_loadtest/leak_detection.hpp>
+#include <mcp_loadtest/report/shard.hpp>
 
 #include <chrono>
 #include <cstddef>
 #include <cstdint>
 #include <filesystem>
 #include <optional>
+#include <string>
 #include <sys/types.h>
 #include <vector>
 
 namespace mcp_loadtest {
+
+/// run_options::progress: live progress on stderr (report/terminal.hpp).
+enum class progress_mode { automatic, on, off };
+
+/// The run directory run() writes (docs/reports.md#the-run-directory): report.json,
+/// report.md, report.html, latency.hlog, trace.jsonl and stderr-<session>.log under
+/// <root>/<case>/<UTC time>/, with <root>/<case>/latest naming the newest.
+struct run_directory_options {
+    /// false: no directory, even inside an MCP_LOADTEST_CASE ($MCP_LOADTEST_RUN_DIRECTORY=off too).
+    bool enabled = true;
+    /// Where the directories go. Setting it also writes one for a run outside any case.
+    /// Empty: $MCP_LOADTEST_RUN_ROOT, else ./mcp-loadtest-runs (the build tree under CTest).
+    std::filesystem::path root{};
+    /// The directory's name, slugified; empty: the current case's name ("run" outside a case).
+    std::string name{};
+    /// trace.jsonl when trace_path is empty: ~170 bytes and ~1.3 µs per call (docs/benchmarks.md).
+    bool trace = true;
+    /// stderr-<session>.log for stdio servers whose stderr is `inherit` (tee'd: still shown).
+    bool server_stderr = true;
+    /// Run directories kept per case (the oldest are removed); 0: keep all.
+    std::size_t keep = 10;
+};
 
 struct run_options {
     /// Server processes to spread the load over (iterations go round-robin).
@@ -48,6 +72,16 @@ struct run_options {
     /// iterations is cancelled at `cancel.moment`; what the server did is in
     /// load_report::cancellation (docs/detectors.md#cancellation). Off by default.
     cancel_injection cancel{};
+    /// Sharded runs (docs/reports.md#sharded-runs): run shard `index` of `count` of the workload
+    /// (rates and users divided, a distinct seed), starting the load at `start`; the report
+    /// records the shard. Default: the whole run. mlt::shard_from_environment() reads it from
+    /// MCP_LOADTEST_SHARD=i/N and MCP_LOADTEST_SHARD_START.
+    shard_spec shard{};
+    /// The run directory (written inside an MCP_LOADTEST_CASE, or when `run_directory.root` is set).
+    run_directory_options run_directory{};
+    /// Live progress on stderr, once a second (docs/reports.md#live-progress-and-the-final-summary):
+    /// automatic shows it on a terminal outside CI; MCP_LOADTEST_PROGRESS=1/0 overrides automatic.
+    progress_mode progress = progress_mode::automatic;
 };
 
 }  // namespace mcp_loadtest

@@ -108,6 +108,33 @@
 #define MCP_CHECK_CLEAN_CHURN(report) MCP_LOADTEST_DETAIL_DETECTOR(CHECK, report)
 #define MCP_REQUIRE_CLEAN_CHURN(report) MCP_LOADTEST_DETAIL_DETECTOR(REQUIRE, report)
 
+/// The running test's name, for the command a missing baseline prints ("" when unknown).
+#if defined(DOCTEST_LIBRARY_INCLUDED)
+#define MCP_LOADTEST_DETAIL_CURRENT_TEST_NAME()                                                     \
+    (::doctest::getContextOptions() && ::doctest::getContextOptions()->currentTest                  \
+         ? std::string(::doctest::getContextOptions()->currentTest->m_name)                         \
+         : std::string())
+#elif defined(CATCH_VERSION_MAJOR) || defined(CATCH_TEST_MACROS_HPP_INCLUDED)
+#define MCP_LOADTEST_DETAIL_CURRENT_TEST_NAME() std::string(::Catch::getResultCapture().getCurrentTestName())
+#elif defined(GTEST_TEST)
+#define MCP_LOADTEST_DETAIL_CURRENT_TEST_NAME()                                                     \
+    (::testing::UnitTest::GetInstance()->current_test_info()                                        \
+         ? std::string(::testing::UnitTest::GetInstance()->current_test_info()->test_suite_name()) + \
+               "." + ::testing::UnitTest::GetInstance()->current_test_info()->name()                \
+         : std::string())
+#else
+#define MCP_LOADTEST_DETAIL_CURRENT_TEST_NAME() std::string()
+#endif
+/// The report did not regress against its baseline file (include <mcp_loadtest/report/baseline.hpp>):
+/// MCP_CHECK_NO_REGRESSION(report, "perf/baselines/echo.json"), optionally with comparison_rules
+/// as a third argument. A missing baseline fails with the command that creates it.
+#define MCP_CHECK_NO_REGRESSION(report, ...)                                                        \
+    MCP_LOADTEST_DETAIL_TEXT_EMPTY(CHECK, ::mcp_loadtest::detail::no_regression_failure(            \
+                                              (report), MCP_LOADTEST_DETAIL_CURRENT_TEST_NAME(), __VA_ARGS__))
+#define MCP_REQUIRE_NO_REGRESSION(report, ...)                                                      \
+    MCP_LOADTEST_DETAIL_TEXT_EMPTY(REQUIRE, ::mcp_loadtest::detail::no_regression_failure(          \
+                                                (report), MCP_LOADTEST_DETAIL_CURRENT_TEST_NAME(), __VA_ARGS__))
+
 /// The fuzzing campaign (fuzz.hpp) found no error or critical finding.
 #define MCP_CHECK_FUZZ_CLEAN(report) \
     MCP_LOADTEST_DETAIL_TEXT_EMPTY(CHECK, ::mcp_loadtest::detail::fuzz_clean_failure(report))

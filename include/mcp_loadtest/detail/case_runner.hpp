@@ -5,6 +5,7 @@
 
 #include <mcp_loadtest/case_time_limit.hpp>
 #include <mcp_loadtest/detail/asio_compat.hpp>
+#include <mcp_loadtest/detail/current_case.hpp>
 #include <mcp_loadtest/detail/format.hpp>
 
 #include <chrono>
@@ -75,9 +76,17 @@ std::optional<std::string> run_case(MakeBody make_body, std::chrono::millisecond
 // the failure is counted in JUnit output. A std::exception escaping the body is
 // reported the same way, at the case's line; the frameworks' own assertion
 // exceptions (REQUIRE) do not derive from std::exception and pass through.
+// Each case is registered (name, limit, framework: detail/current_case.hpp) and is
+// the current case while its body runs. Adapters define MCP_LOADTEST_DETAIL_FRAMEWORK
+// and MCP_LOADTEST_DETAIL_CASE_NAME(args of TEST_CASE_MACRO) -> the framework's test name.
 #define MCP_LOADTEST_DETAIL_CASE(TEST_CASE_MACRO, FAIL_MACRO, fn, limit, ...)                              \
     static ::asio::awaitable<void> fn();                                                                 \
+    static const ::mcp_loadtest::case_info& MCP_LOADTEST_DETAIL_CAT(fn, _info) =                         \
+        ::mcp_loadtest::detail::register_case(MCP_LOADTEST_DETAIL_CASE_NAME(__VA_ARGS__), (limit),       \
+                                              MCP_LOADTEST_DETAIL_FRAMEWORK, __FILE__, __LINE__);        \
     TEST_CASE_MACRO(__VA_ARGS__) {                                                                       \
+        const ::mcp_loadtest::detail::current_case_scope mcp_loadtest_case_scope(                        \
+            MCP_LOADTEST_DETAIL_CAT(fn, _info));                                                         \
         std::optional<std::string> mcp_loadtest_case_failure;                                            \
         try {                                                                                            \
             mcp_loadtest_case_failure = ::mcp_loadtest::detail::run_case(&fn, (limit));                  \

@@ -8,8 +8,11 @@
 
 #include <mcp_loadtest/call_mix.hpp>
 #include <mcp_loadtest/detail/evaluate_thresholds.hpp>
+#include <mcp_loadtest/detail/live_progress.hpp>
+#include <mcp_loadtest/detail/interval_recorder.hpp>
 #include <mcp_loadtest/detail/mix_scenario.hpp>
 #include <mcp_loadtest/detail/report_assembly.hpp>
+#include <mcp_loadtest/detail/session_stderr.hpp>
 #include <mcp_loadtest/detail/trace_writer.hpp>
 #include <mcp_loadtest/iteration.hpp>
 #include <mcp_loadtest/load_report.hpp>
@@ -59,6 +62,7 @@ public:
           idle_(ex_),
           sampler_(ex_, options_.sample_interval.count() > 0 ? options_.sample_interval : std::chrono::milliseconds(1000)) {
         if (!body_) throw std::invalid_argument("mcp_loadtest::run: the scenario body is empty (a null std::function)");
+        apply_shard();
         if (options_.sessions == 0)
             throw std::invalid_argument("mcp_loadtest::run: run_options.sessions must be at least 1");
         if (!(options_.cancel.fraction >= 0 && options_.cancel.fraction <= 1))
@@ -78,11 +82,16 @@ public:
         report_.run_id = make_run_id();
         report_.started_at = iso8601_utc(std::chrono::system_clock::now());
         report_.workload = std::string(workload_name(load_));
-        report_.workload_parameters = describe_workload(load_, options_.sessions);
+        report_.workload_parameters =
+            options_.shard.sharded() ? whole_parameters_ : describe_workload(load_, options_.sessions);
         report_.sessions = options_.sessions;
         report_.server = describe(server_);
         report_.transport = transport_name(server_);
         report_.seed = options_.seed;
+        if (options_.shard.sharded()) {
+            report_.shard_index = options_.shard.index;
+            report_.shard_count = options_.shard.count;
+        }
         if (!options_.trace_path.empty()) trace_ = std::make_unique<trace_writer>(options_.trace_path);
 
         co_await connect_sessions();
@@ -93,12 +102,19 @@ public:
         report_.server_name = id.name;
         report_.server_version = id.version;
 
+        co_await wait_for_shard_start();  // before sampling: an idle wait is not part of the run
         if (options_.sample_interval.count() > 0) {
             for (const auto& [session_index, pid] : sampled_processes()) sampler_.add(pid);
             sampler_.start();
         }
         const auto cpu0 = process_cpu_time();
         start_ = clock::now();
+        const auto wall_start = std::chrono::system_clock::now();  // what merges align by
+        report_.started_at = iso8601_utc(wall_start);
+        report_.started_at_unix_ns =
+            std::chrono::duration_cast<std::chrono::nanoseconds>(wall_start.time_since_epoch()).count();
+        // Stops with the load below, or with this frame if the run throws (off: no timer at all).
+        auto progress = live_progress::start(ex_, options_.progress, report_, start_, workload_duration(load_));
         if (auto* o = std::get_if<open_load>(&load_)) {
             interval_hint_ = o->rate > 0 ? std::chrono::nanoseconds(static_cast<std::int64_t>(1e9 / o->rate)) : 1s;
             co_await drive_rate([r = o->rate](std::chrono::nanoseconds) { return r; }, o->duration, o->max_in_flight);
@@ -116,6 +132,7 @@ public:
         }
         // Every call is bounded by its timeout (+ grace), each injected cancel by its delay: so is this wait.
         while (in_flight_ > 0 || cancels_armed_ > 0) co_await idle_.wait_until(clock::time_point::max());
+        progress.stop();
         const auto elapsed = clock::now() - start_;
         const auto cpu = process_cpu_time() - cpu0;
         sampler_.stop();
@@ -138,7 +155,7 @@ private:
     asio::awaitable<void> connect_sessions() {
         std::vector<asio::awaitable<session>> connects;
         for (std::size_t i = 0; i < options_.sessions; ++i)
-            connects.push_back(connect(server_, options_.client));
+            connects.push_back(connect(server_for_session(server_, i), options_.client));  // stderr-{session}.log
         const auto t0 = clock::now();
         sessions_ = co_await when_all(std::move(connects));
         // The handshakes, as the initialize method's latency (one per session).
@@ -336,6 +353,8 @@ private:
         add(report_.per_method[r.method]);
         if (!step.empty()) add(step_stats(step));
         if (!stages_.empty()) add(stages_[std::min(ctx.stage, stages_.size() - 1)].stats);
+        if (r.outcome != outcome::cancelled)
+            intervals_.record(static_cast<std::size_t>((end - start_) / options_.timeline_bucket), r.tool, latency);
         auto& point = timeline_at(end);
         ++point.completed;
         if (!r.ok()) ++point.errors;
@@ -521,6 +540,39 @@ private:
                                     "the receiver SHOULD NOT respond to a cancelled request."});
     }
 
+    // ---- sharded runs (run_options::shard) ------------------------------------
+
+    /// Runs this shard's part of the workload, with its own seed; refuses a start too far ahead.
+    void apply_shard() {
+        const auto& shard = options_.shard;
+        check_shard(shard);
+        if (shard.start != std::chrono::system_clock::time_point{} &&
+            shard.start - std::chrono::system_clock::now() > shard.max_start_wait)
+            throw std::invalid_argument("mcp_loadtest::run: the shard start time is more than " +
+                                        std::to_string(shard.max_start_wait.count()) +
+                                        " s ahead (run_options::shard.max_start_wait): check the clock and "
+                                        "MCP_LOADTEST_SHARD_START (Unix seconds)");
+        if (!shard.sharded()) return;
+        whole_parameters_ = describe_workload(load_, options_.sessions);
+        load_ = shard_workload(load_, shard);
+        whole_parameters_["this_shard"] = describe_workload(load_, options_.sessions);
+        options_.seed = shard_seed(options_.seed, shard);
+        rng_.seed(options_.seed);
+    }
+
+    /// Every shard starts its load at the agreed time (its sessions already connected); a time
+    /// already past means at once. Bounded by max_start_wait (checked in apply_shard()).
+    asio::awaitable<void> wait_for_shard_start() {
+        const auto& shard = options_.shard;
+        if (shard.start == std::chrono::system_clock::time_point{}) co_return;
+        const auto ahead = std::min<std::chrono::nanoseconds>(shard.start - std::chrono::system_clock::now(),
+                                                              shard.max_start_wait);
+        if (ahead.count() <= 0) co_return;
+        asio::steady_timer timer(ex_, ahead);
+        asio::error_code ec;
+        co_await timer.async_wait(asio::redirect_error(asio::use_awaitable, ec));
+    }
+
     // ---- the report ------------------------------------------------------
 
     void finish_report(clock::duration elapsed, std::chrono::nanoseconds cpu) {
@@ -536,6 +588,7 @@ private:
             st.throughput_rps = st.duration_s > 0 ? static_cast<double>(st.stats.calls()) / st.duration_s : 0;
         }
         r.stages = std::move(stages_);
+        intervals_.finish(elapsed, r.intervals);
         find_breaking_point(r, options_.breaking_p99 ? options_.breaking_p99 : objectives_.p99,
                             options_.breaking_error_rate ? options_.breaking_error_rate : objectives_.error_rate);
 
@@ -605,6 +658,8 @@ private:
     thresholds objectives_;
     run_options options_;
     load_rng rng_;
+    interval_recorder intervals_{options_.timeline_bucket};
+    json whole_parameters_;  // sharded runs: the whole workload, and this shard's part as "this_shard"
 
     std::vector<session> sessions_;
     std::size_t next_session_ = 0;
