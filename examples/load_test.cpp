@@ -36,6 +36,9 @@ MCP_LOADTEST_CASE("the deadlock probe catches the lazy-init deadlock") {
     const auto args = mlt::args("ticker", "AAPL");
     auto probe = co_await mlt::deadlock_probe(server, "get_market_data", args, {.concurrent = 20, .hang_threshold = 1s});
     std::printf("deadlock probe: %s\n", probe.explanation.c_str());
+    // Detector reports get a run directory too (report.json, report.md, report.html), on request.
+    const auto written = mlt::write_run_directory(probe);
+    std::printf("reports in %s\n", written.path.string().c_str());
     CHECK(probe.verdict == mlt::probe_verdict::critical);
     CHECK(probe.deadlocked == 20);
 }
@@ -61,5 +64,6 @@ MCP_LOADTEST_CASE("ramp to the breaking point, two server processes") {
 MCP_LOADTEST_CASE("identical concurrent calls agree (race check)") {
     mlt::stdio_server server{PYTHON, {FIXTURES "/race_server.py", "--fixed"}};
     auto race = co_await mlt::race_check(server, "get_config", mlt::json::object(), {.concurrent = 10});
+    (void)mlt::write_run_directory(race);
     MCP_CHECK_NO_DIVERGENCE(race);
 }

@@ -4,6 +4,8 @@
 #pragma once
 
 #include <mcp_loadtest/detectors/cross_talk.hpp>
+#include <mcp_loadtest/detectors/deadlock_probe.hpp>
+#include <mcp_loadtest/detectors/race_check.hpp>
 #include <mcp_loadtest/detectors/payload_sweep.hpp>
 #include <mcp_loadtest/report/grade.hpp>
 #include <mcp_loadtest/report/html.hpp>
@@ -478,3 +480,25 @@ MCP_LOADTEST_CASE("render: the HTML of a real run is self-contained and carries 
 #if defined(__GNUC__) && !defined(__clang__)
 #pragma GCC diagnostic pop
 #endif
+
+TEST_CASE("render: the deadlock probe's and the race check's reports have the detector forms") {
+    static_assert(mlt::detector_report<mlt::deadlock_report>);
+    static_assert(mlt::detector_report<mlt::race_report>);
+    mlt::deadlock_report probe;
+    probe.verdict = mlt::probe_verdict::critical;
+    probe.tool = "get_market_data";
+    probe.deadlocked = 20;
+    probe.explanation = "DEADLOCK: 20 of 20 concurrent 'get_market_data' calls never answered";
+    const auto md = mlt::to_markdown(probe, "deadlock probe");
+    CHECK(md.find(probe.explanation) != std::string::npos);
+    CHECK(mlt::to_html(probe, "deadlock probe").find("20 of 20 concurrent") != std::string::npos);
+
+    mlt::race_report race;
+    race.tool = "get_config";
+    race.calls = 10;
+    race.groups = {{"{\"v\":1}", 7, {1, 2}, "{\"v\":1}"}, {"{\"v\":2}", 3, {3}, "{\"v\":2}"}};
+    CHECK_FALSE(race.passed());
+    CHECK(mlt::to_markdown(race, "race check").find("2 different responses") != std::string::npos);
+    race.groups.resize(1);
+    CHECK(race.passed());
+}

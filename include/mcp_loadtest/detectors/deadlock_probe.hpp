@@ -80,6 +80,8 @@ struct deadlock_report {
 
     [[nodiscard]] bool passed() const noexcept { return verdict == probe_verdict::pass; }
     [[nodiscard]] bool has_deadlock() const noexcept { return deadlocked > 0 || !failed_stage.empty(); }
+    /// What happened and what it means (the report forms' headline, docs/reports.md).
+    [[nodiscard]] std::string verdict_sentence() const { return explanation; }
 };
 
 namespace detail {

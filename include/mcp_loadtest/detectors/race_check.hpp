@@ -64,6 +64,9 @@ struct race_report {
 
     /// More than one distinct response to identical concurrent calls.
     [[nodiscard]] bool divergent() const noexcept { return groups.size() > 1; }
+    /// The report forms' shape (docs/reports.md): divergent responses are the finding.
+    [[nodiscard]] bool passed() const noexcept { return !divergent(); }
+    [[nodiscard]] std::string verdict_sentence() const { return explanation(); }
     [[nodiscard]] std::string explanation() const {
         if (!divergent()) return std::to_string(calls) + " identical calls to '" + tool + "' all returned the same response.";
         std::string s = std::to_string(calls) + " identical concurrent calls to '" + tool + "' returned " +
