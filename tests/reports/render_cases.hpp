@@ -490,7 +490,8 @@ TEST_CASE("render: the deadlock probe's and the race check's reports have the de
     probe.deadlocked = 20;
     probe.explanation = "DEADLOCK: 20 of 20 concurrent 'get_market_data' calls never answered";
     const auto md = mlt::to_markdown(probe, "deadlock probe");
-    CHECK(md.find(probe.explanation) != std::string::npos);
+    INFO(md);
+    CHECK(md.find("20 of 20 concurrent") != std::string::npos);
     CHECK(mlt::to_html(probe, "deadlock probe").find("20 of 20 concurrent") != std::string::npos);
 
     mlt::race_report race;

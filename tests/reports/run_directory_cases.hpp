@@ -206,7 +206,7 @@ MCP_LOADTEST_CASE("run directory: a case's load run writes its run directory, st
     const auto& where = mlt::last_run_directory();
     CHECK(where.ok());
     CHECK(where.path.parent_path() ==
-          root / "run-directory-a-case-s-load-run-writes-its-run-directory-stderr-per-session-included");
+          root / mlt::detail::slugify("run directory: a case's load run writes its run directory, stderr per session included"));
     const fs::path latest = where.path.parent_path() / "latest";
     CHECK(fs::canonical(latest) == fs::canonical(where.path));
     CHECK(run_directory_test::names_in(latest) ==
