@@ -160,7 +160,8 @@ TEST_CASE("compare: a leak slope regresses when the current run starts leaking")
     };
     const auto flat = with_rss(synthetic(10, 20, 1), mlt::leak_verdict::no_leak, 0.001, 0.1);
     const auto leaking = with_rss(synthetic(10, 20, 2), mlt::leak_verdict::leak, 2.0, 0.99);
-    const auto* started = mlt::compare(flat, leaking).find("server[0]", "leak rss_mb");
+    const auto started_leaking = mlt::compare(flat, leaking);  // find() points into it: keep it alive
+    const auto* started = started_leaking.find("server[0]", "leak rss_mb");
     REQUIRE(started != nullptr);
     INFO(started->sentence);
     CHECK(started->verdict == mlt::change_verdict::regressed);
