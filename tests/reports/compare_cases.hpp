@@ -232,7 +232,11 @@ TEST_CASE("baseline: missing fails with the command, MCP_LOADTEST_UPDATE_BASELIN
                          std::invalid_argument);
 }
 
-MCP_LOADTEST_CASE_LIMIT(90s, "regression gate: the fixture slowed by 30 % is flagged, the unchanged one not in 20 repetitions") {
+// Registered by tests/CMakeLists.txt with RUN_SERIAL (skipped by discovery): a timing
+// comparison must not share the two cores with other tests, as mcp_loadtest_discover_tests()
+// arranges for users' load cases with a RESOURCE_LOCK.
+MCP_LOADTEST_CASE_LIMIT(90s, "regression gate: the fixture slowed by 30 % is flagged, the unchanged one not in 20 repetitions" *
+                                 doctest::skip()) {
     using namespace compare_cases;
     const auto options = demo_options();
     const mlt::workload load = demo_load;
