@@ -11,6 +11,8 @@
 #   Meson subproject  dependency('mcp-loadtest') through subprojects/mcp-loadtest.wrap
 #   TLS off           installed with -DMCP_LOADTEST_TLS=OFF: find_package, and the .pc
 #   examples/         standalone against the installed package (the quickstart only)
+#   find_package, separate   the installed package's mcp_loadtest::separate (docs/compile-time.md)
+#   Meson, separate   the subproject with -Dmcp-loadtest:separate_compilation=true
 #
 # One line per way; a failure names the way and shows the end of its log. Works
 # in a temporary directory removed on exit; builds at -O0, CONSUMER_JOBS (2)
@@ -28,7 +30,7 @@ echo_server=$root/fixtures/echo_server.py
 
 # --- steps -------------------------------------------------------------------
 
-install_library() {  # <prefix> [cmake args]: header-only, so configure and install
+install_library() {  # <prefix> [cmake args]: configure and install (nothing to compile)
   local prefix=$1; shift
   cmake -S "$root" -B "$prefix.build" "${cmake_args[@]}" -DCMAKE_INSTALL_PREFIX="$prefix" \
         -DMCP_LOADTEST_BUILD_TESTS=OFF -DMCP_LOADTEST_BUILD_EXAMPLES=OFF -DMCP_LOADTEST_BUILD_BENCH=OFF "$@"
@@ -87,6 +89,13 @@ way_find_package() {
   cmake_consumer "$work/find_package" "$consumers/find_package" -DCMAKE_PREFIX_PATH="$work/prefix"
 }
 
+way_find_package_separate() {  # the installed package's mcp_loadtest::separate, built from its installed source
+  cmake_consumer "$work/find_package_separate" "$consumers/find_package" -DCMAKE_PREFIX_PATH="$work/prefix" \
+                 -DMCP_LOADTEST_CONSUMER_TARGET=mcp_loadtest::separate
+  grep -q MCP_LOADTEST_SEPARATE_COMPILATION "$work/find_package_separate/build.ninja" ||
+    { echo "the consumer was not compiled with MCP_LOADTEST_SEPARATE_COMPILATION"; return 1; }
+}
+
 way_add_subdirectory() {
   cmake_consumer "$work/add_subdirectory" "$consumers/add_subdirectory" -DMCP_LOADTEST_SOURCE_DIR="$root"
   library_is_a_guest "$work/add_subdirectory"
@@ -129,6 +138,20 @@ way_meson_subproject() {
   cmake_pc=$(pc_summary "$work/prefix/share/pkgconfig")
   [ "$meson_pc" = "$cmake_pc" ] ||
     { printf "Meson's and CMake's mcp-loadtest.pc differ:\n  meson: %s\n  cmake: %s\n" "$meson_pc" "$cmake_pc"; return 1; }
+}
+
+way_meson_separate() {  # the subproject with -Dmcp-loadtest:separate_compilation=true
+  local source=$work/meson-separate-source/meson_subproject
+  mkdir "$work/meson-separate-source"
+  cp -r "$consumers/meson_subproject" "$consumers/consumer_test.cpp" "$work/meson-separate-source/"
+  rm -rf "$source/subprojects/mcp-loadtest"
+  mkdir "$source/subprojects/mcp-loadtest"
+  tar -C "$source/subprojects/mcp-loadtest" --strip-components=1 -xzf "$work/mcp-loadtest.tar.gz"
+  meson setup "$work/meson-separate" "$source" --buildtype=plain --force-fallback-for=mcp-loadtest \
+        -Dmcp-loadtest:separate_compilation=true
+  meson test -C "$work/meson-separate" --print-errorlogs
+  grep -q 'libmcp_loadtest.a' "$work/meson-separate/build.ninja" ||
+    { echo "Meson did not build the separately compiled library"; return 1; }
 }
 
 way_tls_off() {
@@ -189,6 +212,8 @@ finish
 # Longest first.
 run "Meson subproject" way_meson_subproject
 run "examples/" way_examples
+run "Meson, separate" way_meson_separate
+run "find_package, separate" way_find_package_separate
 run "TLS off" way_tls_off
 run "find_package" way_find_package
 run "add_subdirectory" way_add_subdirectory

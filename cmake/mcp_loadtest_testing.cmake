@@ -33,7 +33,7 @@ function(mcp_loadtest_apply_sanitizers target)
 endfunction()
 
 function(mcp_loadtest_configure_test_target target)
-  target_link_libraries(${target} PRIVATE mcp_loadtest::mcp_loadtest)
+  target_link_libraries(${target} PRIVATE ${MCP_LOADTEST_LIBRARY})
   target_compile_definitions(${target} PRIVATE
     MCP_LOADTEST_TEST_FIXTURES="${MCP_LOADTEST_FIXTURES_DIR}"
     MCP_LOADTEST_TEST_PYTHON="${MCP_LOADTEST_PYTHON}")

@@ -4,9 +4,11 @@
 set(EXPECT_TLS 1 CACHE STRING "1 when the library is expected to have TLS (MCP_LOADTEST_WITH_TLS), else 0")
 find_package(doctest REQUIRED)
 find_program(MCP_LOADTEST_CONSUMER_PYTHON NAMES python3 REQUIRED)
+# mcp_loadtest::separate: the library compiled once (docs/compile-time.md).
+set(MCP_LOADTEST_CONSUMER_TARGET mcp_loadtest::mcp_loadtest CACHE STRING "The mcp-loadtest target the consumer links")
 
 add_executable(consumer_test ${CMAKE_CURRENT_LIST_DIR}/consumer_test.cpp)
-target_link_libraries(consumer_test PRIVATE mcp_loadtest::mcp_loadtest doctest::doctest)
+target_link_libraries(consumer_test PRIVATE ${MCP_LOADTEST_CONSUMER_TARGET} doctest::doctest)
 target_compile_definitions(consumer_test PRIVATE
   EXPECT_TLS=${EXPECT_TLS}
   PYTHON="${MCP_LOADTEST_CONSUMER_PYTHON}"
