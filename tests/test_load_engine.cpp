@@ -142,14 +142,30 @@ MCP_LOADTEST_CASE("patterns: a step uses the previous result, abort_pattern stop
     // The trace: one JSON line per call and per process sample.
     std::ifstream trace(options.trace_path);
     std::string line;
-    std::size_t calls_traced = 0, samples_traced = 0, second_steps = 0;
+    std::size_t calls_traced = 0, samples_traced = 0, failed_traced = 0;
     while (std::getline(trace, line)) {
         const auto j = mlt::json::parse(line);
-        if (j["kind"] == "call") ++calls_traced;
-        if (j["kind"] == "process_sample") ++samples_traced;
-        (void)second_steps;
+        if (j["kind"] == "call") {
+            ++calls_traced;
+            // The documented fields (docs/load-testing.md#the-per-call-trace).
+            for (const char* key : {"ts", "session", "iteration", "request_id", "method", "tool", "outcome",
+                                    "duration_ms", "latency_ms"})
+                CHECK_MESSAGE(j.contains(key), line);
+            CHECK(j["method"] == "tools/call");
+            if (j["outcome"] != "ok") {
+                ++failed_traced;
+                CHECK(j["tool"] == "fail");
+                CHECK(j.contains("message"));
+            }
+        }
+        if (j["kind"] == "process_sample") {
+            ++samples_traced;
+            for (const char* key : {"ts", "session", "pid", "rss_mb", "cpu_pct", "open_fds", "threads"})
+                CHECK_MESSAGE(j.contains(key), line);
+        }
     }
     CHECK(calls_traced == report.overall.calls());
+    CHECK(failed_traced == report.per_tool.at("fail").calls());
     CHECK(samples_traced == report.processes.at(0).samples.size());
     std::filesystem::remove(options.trace_path);
 }

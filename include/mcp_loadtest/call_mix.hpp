@@ -4,6 +4,7 @@
 #pragma once
 
 #include <mcp_loadtest/call_result.hpp>
+#include <mcp_loadtest/detail/config.hpp>
 #include <mcp_loadtest/json.hpp>
 
 #include <chrono>
@@ -26,11 +27,7 @@ using argument_generator = std::function<json(std::uint64_t iteration, load_rng&
 
 /// A uniform integer in [lo, hi] from the run's generator, identical on every platform
 /// (std::uniform_int_distribution is not).
-[[nodiscard]] inline std::int64_t uniform(load_rng& rng, std::int64_t lo, std::int64_t hi) {
-    if (hi <= lo) return lo;
-    const auto span = static_cast<std::uint64_t>(hi - lo) + 1;
-    return lo + static_cast<std::int64_t>(rng() % span);
-}
+[[nodiscard]] MCP_LOADTEST_DECL std::int64_t uniform(load_rng& rng, std::int64_t lo, std::int64_t hi);
 
 /// One tool call in the mix. `{"get_market_data", {{"ticker", "AAPL"}}, 1.0}`.
 struct weighted_call {
@@ -66,63 +63,22 @@ class mix {
 public:
     mix() = default;
     mix(std::initializer_list<weighted_call> calls) : calls_(calls) { validate(); }
-    explicit mix(std::vector<weighted_call> calls, std::vector<pattern> patterns = {})
-        : calls_(std::move(calls)), patterns_(std::move(patterns)) {
-        validate();
-    }
+    explicit MCP_LOADTEST_DECL mix(std::vector<weighted_call> calls, std::vector<pattern> patterns = {});
     /// A single tool with fixed arguments.
-    static mix single(std::string tool, json arguments = json::object()) {
-        return mix(std::vector<weighted_call>{{std::move(tool), std::move(arguments), 1.0, {}}});
-    }
+    static MCP_LOADTEST_DECL mix single(std::string tool, json arguments = json::object());
 
-    mix& add(weighted_call c) {
-        calls_.push_back(std::move(c));
-        validate();
-        return *this;
-    }
-    mix& add(pattern p) {
-        patterns_.push_back(std::move(p));
-        validate();
-        return *this;
-    }
+    MCP_LOADTEST_DECL mix& add(weighted_call c);
+    MCP_LOADTEST_DECL mix& add(pattern p);
 
     [[nodiscard]] const std::vector<weighted_call>& calls() const noexcept { return calls_; }
     [[nodiscard]] const std::vector<pattern>& patterns() const noexcept { return patterns_; }
     [[nodiscard]] bool empty() const noexcept { return calls_.empty() && patterns_.empty(); }
 
     /// Index into calls() (< calls().size()) or, past it, into patterns().
-    [[nodiscard]] std::size_t pick(load_rng& rng) const {
-        if (total_weight_ <= 0) throw std::logic_error("mcp_loadtest::mix is empty: add at least one call or pattern");
-        // 53 random bits → [0, 1): portable, unlike std::uniform_real_distribution.
-        const double u = static_cast<double>(rng() >> 11) * (1.0 / 9007199254740992.0) * total_weight_;
-        double acc = 0;
-        for (std::size_t i = 0; i < calls_.size(); ++i)
-            if (u < (acc += calls_[i].weight)) return i;
-        for (std::size_t i = 0; i < patterns_.size(); ++i)
-            if (u < (acc += patterns_[i].weight)) return calls_.size() + i;
-        return calls_.size() + patterns_.size() - 1;
-    }
+    [[nodiscard]] MCP_LOADTEST_DECL std::size_t pick(load_rng& rng) const;
 
 private:
-    void validate() {
-        total_weight_ = 0;
-        for (const auto& c : calls_) {
-            if (c.tool.empty()) throw std::invalid_argument("mcp_loadtest::mix: a call has an empty tool name");
-            if (!(c.weight >= 0))
-                throw std::invalid_argument("mcp_loadtest::mix: tool '" + c.tool + "' has a negative weight");
-            if (!c.generate && !c.arguments.is_object())
-                throw std::invalid_argument("mcp_loadtest::mix: the arguments of tool '" + c.tool +
-                                            "' must be a JSON object, got " + c.arguments.dump());
-            total_weight_ += c.weight;
-        }
-        for (const auto& p : patterns_) {
-            if (p.steps.empty())
-                throw std::invalid_argument("mcp_loadtest::mix: pattern '" + p.name + "' has no steps");
-            if (!(p.weight >= 0))
-                throw std::invalid_argument("mcp_loadtest::mix: pattern '" + p.name + "' has a negative weight");
-            total_weight_ += p.weight;
-        }
-    }
+    MCP_LOADTEST_DECL void validate();
 
     std::vector<weighted_call> calls_;
     std::vector<pattern> patterns_;
@@ -130,3 +86,7 @@ private:
 };
 
 }  // namespace mcp_loadtest
+
+#if defined(MCP_LOADTEST_INCLUDE_IMPL)
+#include <mcp_loadtest/impl/call_mix.ipp>
+#endif

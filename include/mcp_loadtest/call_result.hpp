@@ -1,6 +1,7 @@
 // The result of one request: its outcome, duration and (lazily parsed) payload.
 #pragma once
 
+#include <mcp_loadtest/detail/config.hpp>
 #include <mcp_loadtest/detail/format.hpp>
 #include <mcp_loadtest/json.hpp>
 #include <mcp_loadtest/outcome.hpp>
@@ -52,80 +53,33 @@ struct call_result {
 
     /// The parsed "result" member. Throws result_unavailable when the reply
     /// was an error or never arrived, or its result cannot be parsed.
-    [[nodiscard]] json result() const {
-        if (outcome != outcome::ok && outcome != outcome::tool_error &&
-            !(outcome == outcome::hang && answered() && error_code == 0))
-            throw result_unavailable("no result for " + describe_call() + ": " + describe());
-        return parse_payload("result");
-    }
+    [[nodiscard]] MCP_LOADTEST_DECL json result() const;
 
     /// The parsed JSON-RPC "error" member, or null when there is none.
     /// Throws result_unavailable when it cannot be parsed.
-    [[nodiscard]] json error() const {
-        if (error_code == 0 || payload_size == 0) return nullptr;
-        return parse_payload("error");
-    }
+    [[nodiscard]] MCP_LOADTEST_DECL json error() const;
 
     /// The result's `structuredContent` (tools/call), or null when it has none.
     /// Throws as result() does.
-    [[nodiscard]] json structured() const {
-        const json r = result();
-        const auto it = r.find("structuredContent");
-        return it == r.end() ? json(nullptr) : *it;
-    }
+    [[nodiscard]] MCP_LOADTEST_DECL json structured() const;
 
     /// Concatenated `text` items of a tools/call or prompts/get result's content.
     /// Throws as result() does, and when a text item's "text" is not a string.
-    [[nodiscard]] std::string text() const {
-        const json r = result();
-        std::string out;
-        const auto content = r.find("content");
-        if (content == r.end() || !content->is_array()) return out;
-        for (std::size_t i = 0; i < content->size(); ++i) {
-            const json& item = (*content)[i];
-            if (!item.is_object()) continue;
-            const auto type = item.find("type");
-            if (type == item.end() || *type != "text") continue;
-            const auto text = item.find("text");
-            if (!out.empty()) out += '\n';
-            if (text == item.end()) continue;
-            if (!text->is_string())
-                throw result_unavailable("the result of " + describe_call() + " has content[" + std::to_string(i) +
-                                         "].text of type " + text->type_name() +
-                                         ", not a string; read result() for the content as sent.");
-            out += text->get_ref<const std::string&>();
-        }
-        return out;
-    }
+    [[nodiscard]] MCP_LOADTEST_DECL std::string text() const;
 
     /// "tools/call echo (id 7)" and the like, for messages.
-    [[nodiscard]] std::string describe_call() const {
-        std::string s = method;
-        if (!tool.empty()) s += " " + tool;
-        s += " (id " + std::to_string(request_id) + ")";
-        return s;
-    }
+    [[nodiscard]] MCP_LOADTEST_DECL std::string describe_call() const;
 
     /// One line: outcome, duration, and the detail message.
-    [[nodiscard]] std::string describe() const {
-        std::string s(to_string(outcome));
-        s += " after ";
-        s += detail::format_duration(std::chrono::duration_cast<std::chrono::microseconds>(duration));
-        if (!message.empty()) s += ": " + message;
-        return s;
-    }
+    [[nodiscard]] MCP_LOADTEST_DECL std::string describe() const;
 
 private:
     /// The payload parsed; a parser's exception becomes result_unavailable.
-    [[nodiscard]] json parse_payload(const char* member) const {
-        try {
-            return json::parse(payload_text());
-        } catch (const json::exception& e) {
-            throw result_unavailable("the " + std::string(member) + " of " + describe_call() + " (" +
-                                     std::string(to_string(outcome)) + ") cannot be parsed: " + e.what() +
-                                     ". Its text is in payload_text(), the whole reply in raw.");
-        }
-    }
+    [[nodiscard]] MCP_LOADTEST_DECL json parse_payload(const char* member) const;
 };
 
 }  // namespace mcp_loadtest
+
+#if defined(MCP_LOADTEST_INCLUDE_IMPL)
+#include <mcp_loadtest/impl/call_result.ipp>
+#endif

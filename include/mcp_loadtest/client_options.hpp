@@ -1,6 +1,7 @@
 // How the library presents itself as an MCP client, and per-call options.
 #pragma once
 
+#include <mcp_loadtest/detail/config.hpp>
 #include <mcp_loadtest/json.hpp>
 #include <mcp_loadtest/schema_violation.hpp>
 #include <mcp_loadtest/version.hpp>
@@ -21,16 +22,10 @@ namespace mcp_loadtest {
 using namespace std::chrono_literals;
 
 /// Legacy-era protocol revisions this client speaks, oldest first.
-inline const std::vector<std::string>& supported_protocol_versions() {
-    static const std::vector<std::string> v{"2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25"};
-    return v;
-}
+MCP_LOADTEST_DECL const std::vector<std::string>& supported_protocol_versions();
 
 /// Modern-era protocol revisions this client speaks (stateless, per-request _meta).
-inline const std::vector<std::string>& supported_modern_versions() {
-    static const std::vector<std::string> v{"2026-07-28"};
-    return v;
-}
+MCP_LOADTEST_DECL const std::vector<std::string>& supported_modern_versions();
 
 /// True for a revision of the modern (stateless) era.
 inline bool is_modern_version(std::string_view version) { return !version.empty() && version >= "2026-07-28"; }
@@ -45,8 +40,7 @@ enum class era_selection {
 /// Throw from a request handler to answer the server with a JSON-RPC error.
 class rpc_error : public std::runtime_error {
 public:
-    rpc_error(std::int64_t code, const std::string& message, json data = nullptr)
-        : std::runtime_error(message), code_(code), data_(std::move(data)) {}
+    MCP_LOADTEST_DECL rpc_error(std::int64_t code, const std::string& message, json data = nullptr);
     [[nodiscard]] std::int64_t code() const noexcept { return code_; }
     [[nodiscard]] const json& data() const noexcept { return data_; }
 
@@ -159,3 +153,7 @@ struct raw_options {
 static_assert(std::is_trivially_copyable_v<raw_options>);
 
 }  // namespace mcp_loadtest
+
+#if defined(MCP_LOADTEST_INCLUDE_IMPL)
+#include <mcp_loadtest/impl/client_options.ipp>
+#endif

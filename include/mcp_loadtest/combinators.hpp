@@ -12,6 +12,7 @@
 // docs/scenarios.md has one example of each and shows how to build a detector.
 #pragma once
 
+#include <mcp_loadtest/detail/config.hpp>
 #include <mcp_loadtest/detail/asio_compat.hpp>
 #include <mcp_loadtest/detail/owned_coroutine.hpp>
 #include <mcp_loadtest/when_all.hpp>
@@ -66,8 +67,7 @@ struct released {
 
 namespace detail {
 struct release_gate {
-    explicit release_gate(asio::any_io_executor ex, std::size_t n)
-        : wake(ex, std::chrono::steady_clock::time_point::max()), expected(n) {}
+    MCP_LOADTEST_DECL explicit release_gate(asio::any_io_executor ex, std::size_t n);
     asio::steady_timer wake;
     std::size_t expected;
     std::size_t arrived = 0;
@@ -271,3 +271,7 @@ asio::awaitable<timed<T>> with_timeout(std::chrono::nanoseconds d, asio::awaitab
 }
 
 }  // namespace mcp_loadtest
+
+#if defined(MCP_LOADTEST_INCLUDE_IMPL)
+#include <mcp_loadtest/impl/combinators.ipp>
+#endif

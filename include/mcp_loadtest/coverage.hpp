@@ -3,6 +3,8 @@
 // A plain struct, JSON both ways; merged across sessions and runs.
 #pragma once
 
+#include <mcp_loadtest/detail/config.hpp>
+
 #include <mcp_loadtest/json.hpp>
 #include <mcp_loadtest/outcome.hpp>
 
@@ -36,75 +38,24 @@ struct coverage_report {
     std::vector<coverage_item> items;  ///< sorted by kind, then name
 
     /// Listed items of `kind` called at least once, as a fraction (1 when none is listed).
-    [[nodiscard]] double ratio(std::string_view kind = "tool") const {
-        std::size_t listed = 0, called = 0;
-        for (const auto& i : items)
-            if (i.kind == kind && i.listed) {
-                ++listed;
-                called += i.calls > 0;
-            }
-        return listed == 0 ? 1.0 : static_cast<double>(called) / static_cast<double>(listed);
-    }
+    [[nodiscard]] MCP_LOADTEST_DECL double ratio(std::string_view kind = "tool") const;
     /// Listed but never called.
-    [[nodiscard]] std::vector<std::string> never_called(std::string_view kind = "tool") const {
-        return names([kind](const coverage_item& i) { return i.kind == kind && i.listed && i.calls == 0; });
-    }
+    [[nodiscard]] MCP_LOADTEST_DECL std::vector<std::string> never_called(std::string_view kind = "tool") const;
     /// Called but never listed (a test calling what the server does not offer).
-    [[nodiscard]] std::vector<std::string> unlisted_called(std::string_view kind = "tool") const {
-        return names([kind](const coverage_item& i) { return i.kind == kind && !i.listed && i.calls > 0; });
-    }
+    [[nodiscard]] MCP_LOADTEST_DECL std::vector<std::string> unlisted_called(std::string_view kind = "tool") const;
     /// Called, and never once ok.
-    [[nodiscard]] std::vector<std::string> always_failing(std::string_view kind = "tool") const {
-        return names([kind](const coverage_item& i) { return i.kind == kind && i.calls > 0 && i.ok == 0; });
-    }
+    [[nodiscard]] MCP_LOADTEST_DECL std::vector<std::string> always_failing(std::string_view kind = "tool") const;
 
     /// One line per kind that has items: "tools: 3/8 called (37.5%); never called: a, b".
-    [[nodiscard]] std::string summary() const {
-        std::string s;
-        for (const char* kind : {"tool", "resource", "prompt"}) {
-            std::size_t listed = 0, called = 0, any = 0;
-            for (const auto& i : items)
-                if (i.kind == kind) {
-                    ++any;
-                    listed += i.listed;
-                    called += i.listed && i.calls > 0;
-                }
-            if (any == 0) continue;
-            char pct[32];
-            std::snprintf(pct, sizeof pct, "%.1f%%", 100.0 * ratio(kind));
-            s += std::string(kind) + "s: " + std::to_string(called) + "/" + std::to_string(listed) + " called (" +
-                 pct + ")";
-            if (auto never = never_called(kind); !never.empty()) s += "; never called: " + join(never);
-            if (auto failing = always_failing(kind); !failing.empty()) s += "; never ok: " + join(failing);
-            if (auto unlisted = unlisted_called(kind); !unlisted.empty()) s += "; called but not listed: " + join(unlisted);
-            s += "\n";
-        }
-        if (!s.empty()) s.pop_back();
-        return s;
-    }
+    [[nodiscard]] MCP_LOADTEST_DECL std::string summary() const;
 
     /// Sums counts by (kind, name); listed if either says so.
-    void merge(const coverage_report& other) {
-        for (const auto& o : other.items) {
-            auto it = std::lower_bound(items.begin(), items.end(), o, before);
-            if (it == items.end() || it->kind != o.kind || it->name != o.name) {
-                items.insert(it, o);
-                continue;
-            }
-            it->listed = it->listed || o.listed;
-            it->calls += o.calls;
-            it->ok += o.ok;
-            it->tool_errors += o.tool_errors;
-            it->failures += o.failures;
-        }
-    }
+    MCP_LOADTEST_DECL void merge(const coverage_report& other);
 
     friend bool operator==(const coverage_report&, const coverage_report&) = default;
 
 private:
-    static bool before(const coverage_item& a, const coverage_item& b) {
-        return std::tie(a.kind, a.name) < std::tie(b.kind, b.name);
-    }
+    MCP_LOADTEST_DECL static bool before(const coverage_item& a, const coverage_item& b);
     template <class Pred>
     std::vector<std::string> names(Pred pred) const {
         std::vector<std::string> out;
@@ -112,11 +63,7 @@ private:
             if (pred(i)) out.push_back(i.name);
         return out;
     }
-    static std::string join(const std::vector<std::string>& v) {
-        std::string s;
-        for (const auto& x : v) s += (s.empty() ? "" : ", ") + x;
-        return s;
-    }
+    MCP_LOADTEST_DECL static std::string join(const std::vector<std::string>& v);
 };
 
 /// Accumulates a coverage_report as calls end. One lookup per call, no
@@ -124,29 +71,11 @@ private:
 class coverage_tracker {
 public:
     void listed(std::string_view kind, std::string_view name) { entry(kind, name).listed = true; }
-    void called(std::string_view kind, std::string_view name, outcome o) {
-        auto& e = entry(kind, name);
-        ++e.calls;
-        if (o == outcome::ok) ++e.ok;
-        else if (o == outcome::tool_error) ++e.tool_errors;
-        else ++e.failures;
-    }
-    [[nodiscard]] coverage_report report() const {
-        coverage_report r;
-        for (const auto& [key, e] : entries_) r.items.push_back(e);  // the map's order: kind, then name
-        return r;
-    }
+    MCP_LOADTEST_DECL void called(std::string_view kind, std::string_view name, outcome o);
+    [[nodiscard]] MCP_LOADTEST_DECL coverage_report report() const;
 
 private:
-    coverage_item& entry(std::string_view kind, std::string_view name) {
-        auto it = entries_.find(std::pair{kind, name});
-        if (it != entries_.end()) return it->second;
-        coverage_item item;
-        item.kind.assign(kind);
-        item.name.assign(name);
-        auto key = std::pair{item.kind, item.name};
-        return entries_.emplace(std::move(key), std::move(item)).first->second;
-    }
+    MCP_LOADTEST_DECL coverage_item& entry(std::string_view kind, std::string_view name);
 
     struct key_less {
         using is_transparent = void;
@@ -161,56 +90,14 @@ private:
 
 // ---- JSON ------------------------------------------------------------------
 
-inline void to_json(json& j, const coverage_item& i) {
-    j = json{{"kind", i.kind}, {"name", i.name}, {"listed", i.listed}, {"calls", i.calls},
-             {"ok", i.ok},     {"tool_errors", i.tool_errors},       {"failures", i.failures}};
-}
+MCP_LOADTEST_DECL void to_json(json& j, const coverage_item& i);
 
 /// Throws std::invalid_argument naming the missing or mistyped member.
-inline void from_json(const json& j, coverage_item& i) {
-    if (!j.is_object()) throw std::invalid_argument("coverage item is not an object");
-    const auto field = [&j](const char* key) -> const json& {
-        auto it = j.find(key);
-        if (it == j.end()) throw std::invalid_argument(std::string("coverage item.") + key + " is missing");
-        return *it;
-    };
-    const auto text = [&](const char* key) {
-        const json& v = field(key);
-        if (!v.is_string()) throw std::invalid_argument(std::string("coverage item.") + key + " is not a string");
-        return v.get<std::string>();
-    };
-    const auto count = [&](const char* key) {
-        const json& v = field(key);
-        if (!v.is_number_unsigned())
-            throw std::invalid_argument(std::string("coverage item.") + key + " is not a non-negative integer");
-        return v.get<std::uint64_t>();
-    };
-    i.kind = text("kind");
-    i.name = text("name");
-    const json& listed = field("listed");
-    if (!listed.is_boolean()) throw std::invalid_argument("coverage item.listed is not a boolean");
-    i.listed = listed.get<bool>();
-    i.calls = count("calls");
-    i.ok = count("ok");
-    i.tool_errors = count("tool_errors");
-    i.failures = count("failures");
-}
+MCP_LOADTEST_DECL void from_json(const json& j, coverage_item& i);
 
 inline void to_json(json& j, const coverage_report& r) { j = json{{"items", r.items}}; }
 
-inline void from_json(const json& j, coverage_report& r) {
-    if (!j.is_object() || !j.contains("items") || !j["items"].is_array())
-        throw std::invalid_argument("coverage.items is missing or not an array");
-    r.items.clear();
-    const json& items = j["items"];
-    for (std::size_t n = 0; n < items.size(); ++n) {
-        try {
-            r.items.push_back(items[n].get<coverage_item>());
-        } catch (const std::invalid_argument& e) {
-            throw std::invalid_argument("coverage.items[" + std::to_string(n) + "]: " + e.what());
-        }
-    }
-}
+MCP_LOADTEST_DECL void from_json(const json& j, coverage_report& r);
 
 namespace detail {
 /// Failure text for MCP_CHECK_COVERAGE: empty when at least `minimum` of the
@@ -233,3 +120,7 @@ std::string coverage_failure(const Report& r, double minimum, std::string_view k
 }  // namespace detail
 
 }  // namespace mcp_loadtest
+
+#if defined(MCP_LOADTEST_INCLUDE_IMPL)
+#include <mcp_loadtest/impl/coverage.ipp>
+#endif

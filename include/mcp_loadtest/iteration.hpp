@@ -15,6 +15,7 @@
 #include <mcp_loadtest/call_mix.hpp>
 #include <mcp_loadtest/call_result.hpp>
 #include <mcp_loadtest/detail/asio_compat.hpp>
+#include <mcp_loadtest/detail/config.hpp>
 #include <mcp_loadtest/detail/owned_coroutine.hpp>
 #include <mcp_loadtest/load_report.hpp>
 
@@ -70,24 +71,10 @@ struct iteration_origin {
 class tally_recorder final : public step_recorder {
 public:
     scenario_tally tally;
-    void record_call(const iteration&, const call_result& r, std::string_view step,
-                     std::chrono::nanoseconds latency) override {
-        const auto add = [&](call_stats& s) {
-            s.outcomes.add(r.outcome);
-            if (r.outcome != outcome::cancelled) s.histogram.record(latency);
-            s.finalize();
-        };
-        add(tally.overall);
-        add(tally.per_tool[r.tool.empty() ? r.method : r.tool]);
-        if (!step.empty()) add(tally.per_step[std::string(step)]);
-    }
-    void record_step(const iteration&, std::string_view step, std::chrono::nanoseconds latency) override {
-        auto& s = tally.per_step[std::string(step)];
-        s.outcomes.add(outcome::ok);
-        s.histogram.record(latency);
-        s.finalize();
-    }
-    void record_check(const iteration& it, std::string_view what, std::string_view detail) override;
+    MCP_LOADTEST_DECL void record_call(const iteration&, const call_result& r, std::string_view step,
+                                       std::chrono::nanoseconds latency) override;
+    MCP_LOADTEST_DECL void record_step(const iteration&, std::string_view step, std::chrono::nanoseconds latency) override;
+    MCP_LOADTEST_DECL void record_check(const iteration& it, std::string_view what, std::string_view detail) override;
 };
 }  // namespace detail
 
@@ -96,8 +83,7 @@ public:
     using clock = std::chrono::steady_clock;
 
     /// A standalone iteration (outside run()): index 0, its own generator and tally.
-    explicit iteration(std::uint64_t seed = 20260728)
-        : own_(std::make_unique<owned>(seed)), rng_(&own_->rng), to_(&own_->recorder) {}
+    explicit MCP_LOADTEST_DECL iteration(std::uint64_t seed = 20260728);
     /// The engine's constructor.
     iteration(detail::iteration_origin origin, load_rng& rng, detail::step_recorder& to)
         : origin_(origin), rng_(&rng), to_(&to) {}
@@ -112,20 +98,12 @@ public:
     [[nodiscard]] std::int64_t uniform(std::int64_t lo, std::int64_t hi) { return mcp_loadtest::uniform(*rng_, lo, hi); }
 
     /// Pauses this iteration (a user's think time); other iterations go on.
-    asio::awaitable<void> think(std::chrono::nanoseconds d) {
-        asio::steady_timer timer(co_await asio::this_coro::executor, d);
-        asio::error_code ec;
-        co_await timer.async_wait(asio::redirect_error(asio::use_awaitable, ec));
-    }
+    MCP_LOADTEST_DECL asio::awaitable<void> think(std::chrono::nanoseconds d);
 
     /// Awaits a call and records it by its tool (or method), like a call of a mix.
-    asio::awaitable<call_result> measure(asio::awaitable<call_result> call) {
-        return detail::start_owned(measure_call_job{this, std::string(), std::move(call)});
-    }
+    MCP_LOADTEST_DECL asio::awaitable<call_result> measure(asio::awaitable<call_result> call);
     /// The same, also recorded as step `name` (report.per_step, thresholds::per_step).
-    asio::awaitable<call_result> measure(std::string_view name, asio::awaitable<call_result> call) {
-        return detail::start_owned(measure_call_job{this, std::string(name), std::move(call)});
-    }
+    MCP_LOADTEST_DECL asio::awaitable<call_result> measure(std::string_view name, asio::awaitable<call_result> call);
     /// Any other awaitable (several calls, a combinator): its time is recorded as
     /// step `name`. An exception propagates unrecorded (run() counts it).
     template <class T>
@@ -135,16 +113,10 @@ public:
 
     /// Records a failed check with its message (and a sample: `detail`, e.g. the
     /// reply) unless `ok`; returns `ok`. Never throws: the iteration decides.
-    bool check(bool ok, std::string_view what, std::string_view detail = {}) {
-        if (!ok) to_->record_check(*this, what, detail);
-        return ok;
-    }
+    MCP_LOADTEST_DECL bool check(bool ok, std::string_view what, std::string_view detail = {});
 
     /// A standalone iteration's records (empty inside run(): those go to the report).
-    [[nodiscard]] const scenario_tally& tally() const noexcept {
-        static const scenario_tally none;
-        return own_ ? own_->recorder.tally : none;
-    }
+    [[nodiscard]] MCP_LOADTEST_DECL const scenario_tally& tally() const noexcept;
     [[nodiscard]] const detail::iteration_origin& origin() const noexcept { return origin_; }
 
 private:
@@ -154,26 +126,13 @@ private:
         detail::tally_recorder recorder;
     };
 
-    std::chrono::nanoseconds latency_of(const call_result& r) {
-        // Open models: the first call's latency runs from the iteration's intended
-        // start, so a stall shows in the tail instead of silently delaying later sends.
-        if (origin_.from_intended && !measured_any_) {
-            measured_any_ = true;
-            return std::max<std::chrono::nanoseconds>(clock::now() - origin_.intended, r.duration);
-        }
-        measured_any_ = true;
-        return r.duration;
-    }
+    MCP_LOADTEST_DECL std::chrono::nanoseconds latency_of(const call_result& r);
 
     struct measure_call_job {
         iteration* it;
         std::string name;
         asio::awaitable<call_result> call;
-        asio::awaitable<call_result> run() {
-            call_result r = co_await std::move(call);
-            it->to_->record_call(*it, r, name, it->latency_of(r));
-            co_return r;
-        }
+        MCP_LOADTEST_DECL asio::awaitable<call_result> run();
     };
     template <class T>
     struct measure_step_job {
@@ -200,8 +159,8 @@ private:
     bool measured_any_ = false;
 };
 
-inline void detail::tally_recorder::record_check(const iteration& it, std::string_view what, std::string_view detail) {
-    tally.failures.add_check(what, detail, it.index());
-}
-
 }  // namespace mcp_loadtest
+
+#if defined(MCP_LOADTEST_INCLUDE_IMPL)
+#include <mcp_loadtest/impl/iteration.ipp>
+#endif

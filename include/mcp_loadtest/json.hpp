@@ -1,6 +1,8 @@
 // JSON values in the public API are nlohmann::json.
 #pragma once
 
+#include <mcp_loadtest/detail/config.hpp>
+
 #include <nlohmann/json.hpp>
 
 #include <string>
@@ -57,13 +59,7 @@ public:
     arguments(const raw_json& raw) : text_(&raw.text) {}                                           // NOLINT
     arguments(raw_json&& raw) : owned_(std::move(raw.text)), text_(&owned_) {}                     // NOLINT
     arguments(const arguments& o) : owned_(o.owned_), text_(o.owns() ? &owned_ : o.text_) {}
-    arguments& operator=(const arguments& o) {
-        if (this != &o) {
-            owned_ = o.owned_;
-            text_ = o.owns() ? &owned_ : o.text_;
-        }
-        return *this;
-    }
+    MCP_LOADTEST_DECL arguments& operator=(const arguments& o);
     [[nodiscard]] const std::string& text() const noexcept { return *text_; }
 
 private:
@@ -73,3 +69,7 @@ private:
 };
 
 }  // namespace mcp_loadtest
+
+#if defined(MCP_LOADTEST_INCLUDE_IMPL)
+#include <mcp_loadtest/impl/json.ipp>
+#endif

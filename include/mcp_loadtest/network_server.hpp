@@ -11,6 +11,8 @@
 // passwords in URLs) never appear in messages, reports or traces.
 #pragma once
 
+#include <mcp_loadtest/detail/config.hpp>
+
 #include <algorithm>
 #include <cctype>
 #include <chrono>
@@ -29,13 +31,7 @@ struct http_header {
     std::string value{};
     bool secret = false;  ///< redact the value in messages (implied for Authorization, Cookie, *key*, *token*)
 
-    [[nodiscard]] bool is_secret() const {
-        std::string n = name;
-        std::transform(n.begin(), n.end(), n.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-        return secret || n == "authorization" || n == "cookie" || n == "proxy-authorization" ||
-               n.find("key") != std::string::npos || n.find("token") != std::string::npos ||
-               n.find("secret") != std::string::npos;
-    }
+    [[nodiscard]] MCP_LOADTEST_DECL bool is_secret() const;
 };
 
 /// Bounds and limits shared by every network transport.
@@ -105,3 +101,7 @@ struct socket_server {
 };
 
 }  // namespace mcp_loadtest
+
+#if defined(MCP_LOADTEST_INCLUDE_IMPL)
+#include <mcp_loadtest/impl/network_server.ipp>
+#endif

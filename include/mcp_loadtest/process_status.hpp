@@ -2,6 +2,8 @@
 // Public types, so reports and catch clauses need no process machinery.
 #pragma once
 
+#include <mcp_loadtest/detail/config.hpp>
+
 #include <cstring>
 #include <stdexcept>
 #include <string>
@@ -14,14 +16,7 @@ struct exit_status {
     int code = -1;           ///< exit code when it exited normally, else -1
     int signal = 0;          ///< terminating signal, else 0
 
-    [[nodiscard]] std::string describe() const {
-        if (!exited) return "still running";
-        if (signal != 0) {
-            const char* name = ::sigabbrev_np(signal);
-            return "killed by signal " + std::to_string(signal) + (name ? std::string(" (SIG") + name + ")" : "");
-        }
-        return "exited with code " + std::to_string(code);
-    }
+    [[nodiscard]] MCP_LOADTEST_DECL std::string describe() const;
 };
 
 /// Thrown when a server cannot be started. The message says why and what to try.
@@ -31,3 +26,7 @@ public:
 };
 
 }  // namespace mcp_loadtest
+
+#if defined(MCP_LOADTEST_INCLUDE_IMPL)
+#include <mcp_loadtest/impl/process_status.ipp>
+#endif

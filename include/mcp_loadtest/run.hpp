@@ -10,6 +10,7 @@
 //     auto report = co_await mlt::run(server, mlt::closed_load{.users = 8, .duration = 5s}, checkout);
 #pragma once
 
+#include <mcp_loadtest/detail/config.hpp>
 #include <mcp_loadtest/detail/load_engine.hpp>
 #include <mcp_loadtest/detail/owned_coroutine.hpp>
 #include <mcp_loadtest/report/run_directory.hpp>
@@ -29,10 +30,7 @@ public:
     iteration_body(F body) : body_(std::move(body)) {}
 
     /// The body as the engine runs it; a mix's calls are bounded by `call`.
-    [[nodiscard]] scenario to_scenario(const call_options& call) && {
-        if (body_) return std::move(body_);
-        return detail::make_mix_scenario(std::move(calls_), call);
-    }
+    [[nodiscard]] MCP_LOADTEST_DECL scenario to_scenario(const call_options& call) &&;
 
 private:
     mix calls_;
@@ -44,24 +42,15 @@ private:
 /// judged by `objectives`. What the body measures is recorded; what it throws is
 /// counted and the run goes on. The run ends when the workload's duration has
 /// passed (or its iterations are done) and the iterations still running have ended.
-inline asio::awaitable<load_report> run(any_server server, workload load, iteration_body body, thresholds objectives,
-                                        run_options options) {
-    scenario each = std::move(body).to_scenario(options.call);
-    // Inside an MCP_LOADTEST_CASE (or with run_directory.root set) the run writes its
-    // run directory (report/run_directory.hpp); the trace and stderr logs go there too.
-    auto recorder = detail::run_directory_recorder::open(options, server);
-    detail::load_job job{std::move(server), std::move(load), std::move(each), std::move(objectives),
-                         std::move(options)};
-    if (!recorder) return detail::start_owned(std::move(job));
-    return detail::start_owned(detail::recorded_job<detail::load_job>{std::move(job), std::move(*recorder)});
-}
+MCP_LOADTEST_DECL asio::awaitable<load_report> run(any_server server, workload load, iteration_body body, thresholds objectives,
+                                                   run_options options);
 // Overloads, not defaulted arguments: a defaulted thresholds{} would be a
 // temporary inside the caller's co_await (docs/index.md#compiler-notes).
-inline asio::awaitable<load_report> run(any_server server, workload load, iteration_body body, thresholds objectives) {
-    return run(std::move(server), std::move(load), std::move(body), std::move(objectives), run_options{});
-}
-inline asio::awaitable<load_report> run(any_server server, workload load, iteration_body body) {
-    return run(std::move(server), std::move(load), std::move(body), thresholds{}, run_options{});
-}
+MCP_LOADTEST_DECL asio::awaitable<load_report> run(any_server server, workload load, iteration_body body, thresholds objectives);
+MCP_LOADTEST_DECL asio::awaitable<load_report> run(any_server server, workload load, iteration_body body);
 
 }  // namespace mcp_loadtest
+
+#if defined(MCP_LOADTEST_INCLUDE_IMPL)
+#include <mcp_loadtest/impl/run.ipp>
+#endif

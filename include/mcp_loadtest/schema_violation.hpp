@@ -5,6 +5,8 @@
 // <mcp_loadtest/strict.hpp>, which implements it with valijson.
 #pragma once
 
+#include <mcp_loadtest/detail/config.hpp>
+
 #include <mcp_loadtest/json.hpp>
 
 #include <cstddef>
@@ -32,31 +34,12 @@ struct schema_violation {
     std::string value;    ///< the offending value as JSON, truncated to 200 characters
     std::string message;  ///< one sentence: what is wrong and against which schema
 
-    [[nodiscard]] std::string describe() const {
-        std::string s = where;
-        if (!tool.empty()) s += " of '" + tool + "'";
-        else if (!method.empty()) s += " of " + method;
-        s += " at " + (pointer.empty() ? std::string("(root)") : pointer) + " breaks \"" + rule + "\"";
-        if (!value.empty()) s += " (value " + value + ")";
-        if (!message.empty()) s += ": " + message;
-        return s;
-    }
+    [[nodiscard]] MCP_LOADTEST_DECL std::string describe() const;
     friend bool operator==(const schema_violation&, const schema_violation&) = default;
 };
 
-inline void to_json(json& j, const schema_violation& v) {
-    j = json{{"where", v.where},     {"tool", v.tool}, {"method", v.method}, {"pointer", v.pointer},
-             {"rule", v.rule},       {"value", v.value}, {"message", v.message}};
-}
-inline void from_json(const json& j, schema_violation& v) {
-    v.where = j.value("where", "");
-    v.tool = j.value("tool", "");
-    v.method = j.value("method", "");
-    v.pointer = j.value("pointer", "");
-    v.rule = j.value("rule", "");
-    v.value = j.value("value", "");
-    v.message = j.value("message", "");
-}
+MCP_LOADTEST_DECL void to_json(json& j, const schema_violation& v);
+MCP_LOADTEST_DECL void from_json(const json& j, schema_violation& v);
 
 /// An invalid call: the arguments break the tool's inputSchema. The test's
 /// bug, so it is thrown before anything is sent.
@@ -105,3 +88,7 @@ struct strict_validation {
 };
 
 }  // namespace mcp_loadtest
+
+#if defined(MCP_LOADTEST_INCLUDE_IMPL)
+#include <mcp_loadtest/impl/schema_violation.ipp>
+#endif

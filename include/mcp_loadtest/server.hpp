@@ -1,6 +1,8 @@
 // Describing the server under test.
 #pragma once
 
+#include <mcp_loadtest/detail/config.hpp>
+
 #include <chrono>
 #include <cstddef>
 #include <filesystem>
@@ -50,15 +52,11 @@ struct stdio_server {
     std::size_t max_send_queue = 64 * 1024 * 1024;
 
     /// `command arg1 arg2`, for messages.
-    [[nodiscard]] std::string command_line() const {
-        std::string s = command;
-        for (const auto& a : args) {
-            s += ' ';
-            if (a.find_first_of(" \t\"'") != std::string::npos) s += '"' + a + '"';
-            else s += a;
-        }
-        return s;
-    }
+    [[nodiscard]] MCP_LOADTEST_DECL std::string command_line() const;
 };
 
 }  // namespace mcp_loadtest
+
+#if defined(MCP_LOADTEST_INCLUDE_IMPL)
+#include <mcp_loadtest/impl/server.ipp>
+#endif

@@ -9,6 +9,8 @@
 //     co_await proc.close();
 #pragma once
 
+#include <mcp_loadtest/detail/config.hpp>
+
 #include <mcp_loadtest/detail/net_connect.hpp>
 #include <mcp_loadtest/detail/socket_transport.hpp>
 #include <mcp_loadtest/detail/stdio_transport.hpp>
@@ -44,20 +46,12 @@ namespace detail {
 class launch_watch final : public transport_events {
 public:
     explicit launch_watch(asio::any_io_executor ex, std::string prefix) : event(ex), prefix_(std::move(prefix)) {}
-    void on_message(std::string_view text, int) override {
-        if (!url.empty() || prefix_.empty() || text.substr(0, prefix_.size()) != prefix_) return;
-        url.assign(text.substr(prefix_.size()));
-        while (!url.empty() && (url.back() == ' ' || url.back() == '\r')) url.pop_back();
-        event.cancel();
-    }
+    MCP_LOADTEST_DECL void on_message(std::string_view text, int) override;
     void on_oversized(std::string_view, std::size_t, bool, std::string_view) override {}
     void on_violation(protocol_violation::kind, std::string_view, std::size_t) override {}
     void on_request_failed(std::uint64_t, outcome, const std::string&, int) override {}
     [[nodiscard]] bool is_pending(std::uint64_t) const override { return false; }
-    void on_transport_down(outcome, const std::string& message) override {
-        down = message;
-        event.cancel();
-    }
+    MCP_LOADTEST_DECL void on_transport_down(outcome, const std::string& message) override;
     asio::steady_timer event;
     std::string url;
     std::string down;
@@ -74,35 +68,16 @@ class server_process {
 public:
     server_process() = default;
     server_process(server_process&&) noexcept = default;
-    server_process& operator=(server_process&& o) noexcept {
-        if (this != &o) {
-            if (wire_) wire_->abort_now();
-            wire_ = std::move(o.wire_);
-            watch_ = std::move(o.watch_);
-            url_ = std::move(o.url_);
-        }
-        return *this;
-    }
-    ~server_process() {
-        if (wire_) {
-            wire_->abort_now();
-            wire_->detach();
-        }
-    }
+    MCP_LOADTEST_DECL server_process& operator=(server_process&& o) noexcept;
+    MCP_LOADTEST_DECL ~server_process();
 
     [[nodiscard]] const std::string& url() const noexcept { return url_; }
     [[nodiscard]] pid_t pid() const noexcept { return wire_ ? wire_->pid() : -1; }
     [[nodiscard]] bool alive() const noexcept { return wire_ && wire_->alive(); }
-    [[nodiscard]] std::string stderr_tail(std::size_t max_bytes = 4096) const {
-        return wire_ ? wire_->stderr_tail(max_bytes) : std::string();
-    }
+    [[nodiscard]] MCP_LOADTEST_DECL std::string stderr_tail(std::size_t max_bytes = 4096) const;
 
     /// Bounded stop: close stdin, SIGTERM, SIGKILL, reap. Safe to call twice.
-    asio::awaitable<shutdown_result> close() {
-        if (!wire_) co_return shutdown_result{};
-        auto keep = wire_;
-        co_return co_await keep->close();
-    }
+    MCP_LOADTEST_DECL asio::awaitable<shutdown_result> close();
 
 private:
     friend struct launcher;
@@ -119,68 +94,17 @@ struct launch_job {
 }  // namespace detail
 
 struct launcher {
-    static asio::awaitable<server_process> start(std::shared_ptr<detail::launch_job> job) {
-        auto ex = co_await asio::this_coro::executor;
-        server_process proc;
-        const std::string who = "server `" + job->command.command_line() + "`";
-        proc.watch_ = std::make_unique<detail::launch_watch>(ex, job->options.url.empty() ? job->options.url_line_prefix
-                                                                                         : std::string());
-        proc.wire_ = std::make_shared<detail::stdio_transport>(ex, std::move(job->command));
-        co_await proc.wire_->open(*proc.watch_, proc.watch_->stats);
-        const auto deadline = std::chrono::steady_clock::now() + job->options.ready_timeout;
-        auto& w = *proc.watch_;
-        const auto failed = [&](const std::string& why) {
-            throw launch_error(who + " " + why + proc.wire_->failure_hint());
-        };
-        if (job->options.url.empty()) {
-            w.event.expires_at(deadline);
-            asio::error_code ec;
-            co_await w.event.async_wait(asio::redirect_error(asio::use_awaitable, ec));
-            if (w.url.empty()) {
-                if (!w.down.empty()) failed("exited before it was ready: " + w.down);
-                failed("printed no \"" + job->options.url_line_prefix + "<url>\" line within " +
-                       std::to_string(job->options.ready_timeout.count()) +
-                       " ms. Hint: give launch_options.url when the server does not print its address.");
-            }
-            proc.url_ = w.url;
-        } else {
-            std::string error;
-            const auto u = detail::parse_url(job->options.url, &error);
-            if (!u) failed("cannot be waited for: " + error);
-            for (;;) {
-                // Named first: GCC 12 mis-relocates temporaries with strings inside co_await.
-                auto connecting = detail::await_connect([ex, host = u->host, port = u->port_text](
-                                                            detail::connect_handler h) {
-                    detail::async_connect_tcp(ex, host, port, std::chrono::milliseconds(500), std::move(h));
-                });
-                auto [fd, why] = co_await std::move(connecting);
-                if (fd >= 0) {
-                    ::close(fd);
-                    break;
-                }
-                if (!w.down.empty()) failed("exited before it was ready: " + w.down);
-                if (std::chrono::steady_clock::now() >= deadline)
-                    failed("did not accept connections on " + u->redacted() + " within " +
-                           std::to_string(job->options.ready_timeout.count()) + " ms (" + why + ")");
-                asio::steady_timer pause(ex);
-                pause.expires_after(std::chrono::milliseconds(20));
-                asio::error_code ignored;
-                co_await pause.async_wait(asio::redirect_error(asio::use_awaitable, ignored));
-            }
-            proc.url_ = job->options.url;
-        }
-        co_return proc;
-    }
+    MCP_LOADTEST_DECL static asio::awaitable<server_process> start(std::shared_ptr<detail::launch_job> job);
 };
 
 /// Starts `command` and waits until it is ready (see launch_options). Throws
 /// spawn_error when it cannot start and launch_error when it exits or is not
 /// ready in time.
-inline asio::awaitable<server_process> launch(stdio_server command, launch_options options) {
-    return launcher::start(std::make_shared<detail::launch_job>(std::move(command), std::move(options)));
-}
-inline asio::awaitable<server_process> launch(stdio_server command) {
-    return launch(std::move(command), launch_options{});
-}
+MCP_LOADTEST_DECL asio::awaitable<server_process> launch(stdio_server command, launch_options options);
+MCP_LOADTEST_DECL asio::awaitable<server_process> launch(stdio_server command);
 
 }  // namespace mcp_loadtest
+
+#if defined(MCP_LOADTEST_INCLUDE_IMPL)
+#include <mcp_loadtest/impl/server_process.ipp>
+#endif

@@ -1,6 +1,7 @@
 // Plain structs a session reports about itself and its server.
 #pragma once
 
+#include <mcp_loadtest/detail/config.hpp>
 #include <mcp_loadtest/call_result.hpp>
 #include <mcp_loadtest/detail/child_process.hpp>
 #include <mcp_loadtest/json.hpp>
@@ -40,23 +41,8 @@ struct protocol_violation {
     std::size_t size = 0;    ///< its full size in bytes
     std::chrono::steady_clock::duration at{};  ///< since the session started
 
-    [[nodiscard]] static std::string_view name(kind k) noexcept {
-        switch (k) {
-            case kind::non_json_line: return "non_json_line";
-            case kind::oversized_message: return "oversized_message";
-            case kind::not_jsonrpc: return "not_jsonrpc";
-            case kind::unknown_response: return "unknown_response";
-            case kind::batch: return "batch";
-            case kind::stdin_closed: return "stdin_closed";
-            case kind::duplicate_member: return "duplicate_member";
-            case kind::duplicate_reply: return "duplicate_reply";
-            case kind::reply_to_notification: return "reply_to_notification";
-        }
-        return "unknown";
-    }
-    [[nodiscard]] std::string describe() const {
-        return std::string(name(what)) + " (" + std::to_string(size) + " bytes): " + sample;
-    }
+    [[nodiscard]] MCP_LOADTEST_DECL static std::string_view name(kind k) noexcept;
+    [[nodiscard]] MCP_LOADTEST_DECL std::string describe() const;
 };
 
 /// A reply that arrived after its call had already ended as hang/deadlock/timeout.
@@ -94,9 +80,7 @@ struct session_stats {
 /// every request carries its protocol version and capabilities in _meta).
 enum class protocol_era : std::uint8_t { legacy, modern };
 
-[[nodiscard]] inline std::string_view to_string(protocol_era e) noexcept {
-    return e == protocol_era::modern ? "modern" : "legacy";
-}
+[[nodiscard]] MCP_LOADTEST_DECL std::string_view to_string(protocol_era e) noexcept;
 
 /// What the server said about itself (initialize result, or server/discover).
 struct server_identity {
@@ -123,17 +107,7 @@ struct shutdown_result {
     exit_status status;
     std::chrono::nanoseconds took{0};
 
-    [[nodiscard]] static std::string_view name(how h) noexcept {
-        switch (h) {
-            case how::already_exited: return "already_exited";
-            case how::stdin_closed: return "stdin_closed";
-            case how::terminated: return "terminated";
-            case how::killed: return "killed";
-            case how::abandoned: return "abandoned";
-            case how::disconnected: return "disconnected";
-        }
-        return "unknown";
-    }
+    [[nodiscard]] MCP_LOADTEST_DECL static std::string_view name(how h) noexcept;
     /// True when the server exited on its own once stdin closed, as MCP asks.
     [[nodiscard]] bool graceful() const noexcept { return ended == how::stdin_closed; }
 };
@@ -147,3 +121,7 @@ public:
 };
 
 }  // namespace mcp_loadtest
+
+#if defined(MCP_LOADTEST_INCLUDE_IMPL)
+#include <mcp_loadtest/impl/session_info.ipp>
+#endif

@@ -8,6 +8,7 @@
 //     co_await mlt::close_sessions(all);
 #pragma once
 
+#include <mcp_loadtest/detail/config.hpp>
 #include <mcp_loadtest/combinators.hpp>
 #include <mcp_loadtest/session.hpp>
 
@@ -21,20 +22,12 @@ struct open_sessions_job {
     any_server server;
     std::size_t count;
     client_options client;
-    asio::awaitable<std::vector<session>> run() {
-        std::vector<asio::awaitable<session>> opens;
-        for (std::size_t i = 0; i < count; ++i) opens.push_back(connect(server, client));
-        co_return co_await when_all(std::move(opens));
-    }
+    MCP_LOADTEST_DECL asio::awaitable<std::vector<session>> run();
 };
 
 struct close_sessions_job {
     std::vector<session>* sessions;
-    asio::awaitable<void> run() {
-        std::vector<asio::awaitable<shutdown_result>> closes;
-        for (auto& s : *sessions) closes.push_back(s.close());
-        co_await when_all(std::move(closes));
-    }
+    MCP_LOADTEST_DECL asio::awaitable<void> run();
 };
 
 template <class F, class T>
@@ -54,18 +47,12 @@ struct across_job {
 
 /// Opens `count` sessions at once (each stdio session is its own process).
 /// Throws connect_error if one cannot open; the others are then killed.
-inline asio::awaitable<std::vector<session>> open_sessions(any_server server, std::size_t count,
-                                                           client_options client) {
-    return detail::start_owned(detail::open_sessions_job{std::move(server), count, std::move(client)});
-}
-inline asio::awaitable<std::vector<session>> open_sessions(any_server server, std::size_t count) {
-    return open_sessions(std::move(server), count, client_options{});
-}
+MCP_LOADTEST_DECL asio::awaitable<std::vector<session>> open_sessions(any_server server, std::size_t count,
+                                                                      client_options client);
+MCP_LOADTEST_DECL asio::awaitable<std::vector<session>> open_sessions(any_server server, std::size_t count);
 
 /// Closes every session at once (each bounded by its server's shutdown times).
-inline asio::awaitable<void> close_sessions(std::vector<session>& sessions) {
-    return detail::start_owned(detail::close_sessions_job{&sessions});
-}
+MCP_LOADTEST_DECL asio::awaitable<void> close_sessions(std::vector<session>& sessions);
 
 /// f(sessions[i % k], i) for i in [0, n), all at once across the k sessions.
 template <class F>
@@ -75,3 +62,7 @@ asio::awaitable<std::vector<awaited_t<F, session&, std::size_t>>> concurrently(s
 }
 
 }  // namespace mcp_loadtest
+
+#if defined(MCP_LOADTEST_INCLUDE_IMPL)
+#include <mcp_loadtest/impl/sessions.ipp>
+#endif

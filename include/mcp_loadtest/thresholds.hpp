@@ -6,6 +6,7 @@
 // completed, no process samples) is a violation, never a silent pass.
 #pragma once
 
+#include <mcp_loadtest/detail/config.hpp>
 #include <mcp_loadtest/outcome.hpp>
 
 #include <chrono>
@@ -56,12 +57,11 @@ struct threshold_violation {
     std::string actual{};    ///< e.g. "812.4 ms"
     std::string meaning{};   ///< one sentence for a human (or an agent) to act on
 
-    [[nodiscard]] std::string describe() const {
-        // `actual` may be a sentence of its own (an abort reason): no "..".
-        const bool ends_sentence = !actual.empty() && (actual.back() == '.' || actual.back() == '!');
-        return metric + ": expected " + expected + ", got " + actual +
-               (meaning.empty() ? "" : (ends_sentence ? " " : ". ") + meaning);
-    }
+    [[nodiscard]] MCP_LOADTEST_DECL std::string describe() const;
 };
 
 }  // namespace mcp_loadtest
+
+#if defined(MCP_LOADTEST_INCLUDE_IMPL)
+#include <mcp_loadtest/impl/thresholds.ipp>
+#endif

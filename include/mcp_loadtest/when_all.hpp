@@ -6,6 +6,7 @@
 //     std::vector<mlt::call_result> results = co_await mlt::when_all(std::move(calls));
 #pragma once
 
+#include <mcp_loadtest/detail/config.hpp>
 #include <mcp_loadtest/detail/asio_compat.hpp>
 #include <mcp_loadtest/detail/owned_coroutine.hpp>
 
@@ -66,15 +67,12 @@ struct when_all_job {
 
 struct void_as_bool_job {
     asio::awaitable<void> op;
-    asio::awaitable<bool> run() {
-        co_await std::move(op);
-        co_return true;
-    }
+    MCP_LOADTEST_DECL asio::awaitable<bool> run();
 };
 
 struct discard_job {
     asio::awaitable<std::vector<bool>> all;
-    asio::awaitable<void> run() { co_await std::move(all); }
+    MCP_LOADTEST_DECL asio::awaitable<void> run();
 };
 }  // namespace detail
 
@@ -87,11 +85,10 @@ asio::awaitable<std::vector<T>> when_all(std::vector<asio::awaitable<T>> operati
 }
 
 /// The same for awaitables that return nothing.
-inline asio::awaitable<void> when_all(std::vector<asio::awaitable<void>> operations) {
-    std::vector<asio::awaitable<bool>> wrapped;
-    wrapped.reserve(operations.size());
-    for (auto& op : operations) wrapped.push_back(detail::start_owned(detail::void_as_bool_job{std::move(op)}));
-    return detail::start_owned(detail::discard_job{when_all(std::move(wrapped))});
-}
+MCP_LOADTEST_DECL asio::awaitable<void> when_all(std::vector<asio::awaitable<void>> operations);
 
 }  // namespace mcp_loadtest
+
+#if defined(MCP_LOADTEST_INCLUDE_IMPL)
+#include <mcp_loadtest/impl/when_all.ipp>
+#endif

@@ -13,7 +13,7 @@ required_conan_version = ">=2.0"
 # .ci/check-packaging.sh reads these two literals: it configures and installs a copy of the
 # exported files with these options (without Conan, which CI does not have).
 # What the package is built from, relative to the checkout (the recipe is in packaging/conan/).
-EXPORTED_SOURCES = ("CMakeLists.txt", "LICENSE", "cmake/*", "include/*")
+EXPORTED_SOURCES = ("CMakeLists.txt", "LICENSE", "cmake/*", "include/*", "src/*")
 # The CMake options besides MCP_LOADTEST_TLS (the with_tls option); the vcpkg port passes the
 # same ones (packaging/vcpkg/mcp-loadtest/portfile.cmake).
 CMAKE_OPTIONS = {

@@ -4,6 +4,8 @@
 // with a message saying so.
 #pragma once
 
+#include <mcp_loadtest/detail/config.hpp>
+
 #include <mcp_loadtest/detail/asio_compat.hpp>
 #include <mcp_loadtest/network_server.hpp>
 
@@ -29,21 +31,7 @@ namespace mcp_loadtest::detail {
 /// A client context: certificate verification on unless tls_options says
 /// otherwise; trust from the system store plus tls_options::ca_file.
 /// Throws std::runtime_error (with the reason) when ca_file cannot be loaded.
-inline std::shared_ptr<asio::ssl::context> make_tls_context(const tls_options& o) {
-    auto ctx = std::make_shared<asio::ssl::context>(asio::ssl::context::tls_client);
-    ctx->set_options(asio::ssl::context::default_workarounds | asio::ssl::context::no_sslv2 |
-                     asio::ssl::context::no_sslv3 | asio::ssl::context::no_tlsv1 | asio::ssl::context::no_tlsv1_1);
-    asio::error_code ec;
-    ctx->set_default_verify_paths(ec);
-    if (!o.ca_file.empty()) {
-        ctx->load_verify_file(o.ca_file, ec);
-        if (ec)
-            throw std::runtime_error("cannot load tls.ca_file '" + o.ca_file + "': " + ec.message() +
-                                     ". Hint: give a PEM file with the CA (or self-signed) certificate.");
-    }
-    ctx->set_verify_mode(o.verify ? asio::ssl::verify_peer : asio::ssl::verify_none);
-    return ctx;
-}
+MCP_LOADTEST_DECL std::shared_ptr<asio::ssl::context> make_tls_context(const tls_options& o);
 #endif
 
 class byte_stream {
@@ -55,12 +43,7 @@ public:
 #if defined(MCP_LOADTEST_WITH_TLS)
     /// Wraps the (connected) descriptor in TLS for `host`: SNI, and the
     /// certificate checked against the host name when verification is on.
-    void use_tls(std::shared_ptr<asio::ssl::context> ctx, const std::string& host, bool verify) {
-        ctx_ = std::move(ctx);
-        tls_ = std::make_unique<asio::ssl::stream<asio::posix::stream_descriptor&>>(plain_, *ctx_);
-        ::SSL_set_tlsext_host_name(tls_->native_handle(), host.c_str());
-        if (verify) tls_->set_verify_callback(asio::ssl::host_name_verification(host));
-    }
+    MCP_LOADTEST_DECL void use_tls(std::shared_ptr<asio::ssl::context> ctx, const std::string& host, bool verify);
 
     template <class Token>
     auto async_handshake(Token&& token) {
@@ -68,13 +51,7 @@ public:
     }
 #endif
 
-    [[nodiscard]] bool secure() const noexcept {
-#if defined(MCP_LOADTEST_WITH_TLS)
-        return tls_ != nullptr;
-#else
-        return false;
-#endif
-    }
+    [[nodiscard]] MCP_LOADTEST_DECL bool secure() const noexcept;
 
     template <class Buffers, class Token>
     auto async_read_some(const Buffers& buffers, Token&& token) {
@@ -105,15 +82,10 @@ private:
 };
 
 /// Why a TLS handshake failed, in words a user can act on.
-inline std::string describe_tls_failure(const asio::error_code& ec, const std::string& host) {
-    std::string m = "the TLS handshake with " + host + " failed: " + ec.message();
-    const std::string text = ec.message();
-    if (text.find("certificate") != std::string::npos)
-        m += ". Hint: the server's certificate is not trusted for this host name; give its CA in tls.ca_file "
-             "(or, for a throwaway test server only, set tls.verify = false).";
-    else
-        m += ". Hint: check that the port speaks TLS (https:// or wss://) and not plain HTTP.";
-    return m;
-}
+MCP_LOADTEST_DECL std::string describe_tls_failure(const asio::error_code& ec, const std::string& host);
 
 }  // namespace mcp_loadtest::detail
+
+#if defined(MCP_LOADTEST_INCLUDE_IMPL)
+#include <mcp_loadtest/detail/impl/byte_stream.ipp>
+#endif

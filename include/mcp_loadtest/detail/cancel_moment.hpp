@@ -4,6 +4,8 @@
 // detector. The names are public (docs/detectors.md#cancellation).
 #pragma once
 
+#include <mcp_loadtest/detail/config.hpp>
+
 #include <chrono>
 #include <cstddef>
 #include <cstdint>
@@ -59,36 +61,24 @@ namespace detail {
 /// The delay from the send at which the k-th of n cancels at `m` is sent,
 /// given the median latency of uncancelled calls; reply_due spreads its
 /// cancels evenly over 90 to 100 % of it, earliest first.
-[[nodiscard]] inline std::chrono::nanoseconds cancel_delay(cancel_moment m, std::chrono::nanoseconds median,
-                                                           std::size_t k, std::size_t n) noexcept {
-    switch (m) {
-        case cancel_moment::after_send: return std::chrono::nanoseconds(0);
-        case cancel_moment::mid_call: return median / 2;
-        case cancel_moment::reply_due: {
-            const double share = n > 1 ? 0.90 + 0.10 * static_cast<double>(k % n) / static_cast<double>(n - 1) : 0.95;
-            return std::chrono::nanoseconds(static_cast<std::int64_t>(share * static_cast<double>(median.count())));
-        }
-    }
-    return std::chrono::nanoseconds(0);
-}
+[[nodiscard]] MCP_LOADTEST_DECL std::chrono::nanoseconds cancel_delay(cancel_moment m, std::chrono::nanoseconds median,
+                                                           std::size_t k, std::size_t n) noexcept;
 
 /// A reply to a cancelled call crossed the cancel (it was on its way before
 /// the server could have read the cancel) when it came within `allowance` of
 /// the cancel and not much earlier than an uncancelled reply would have come.
 /// Any other reply is one the server sent after it was told to stop.
-[[nodiscard]] inline bool reply_crossed_cancel(std::chrono::nanoseconds cancel_after,
+[[nodiscard]] MCP_LOADTEST_DECL bool reply_crossed_cancel(std::chrono::nanoseconds cancel_after,
                                                std::chrono::nanoseconds reply_after,
                                                std::chrono::nanoseconds expected,
-                                               std::chrono::nanoseconds allowance) noexcept {
-    return reply_after - cancel_after <= allowance && reply_after + allowance >= expected * 4 / 5;
-}
+                                               std::chrono::nanoseconds allowance) noexcept;
 
 /// The last non-empty line of a server's stderr tail: its last words.
-[[nodiscard]] inline std::string last_line_of(std::string_view text) {
-    while (!text.empty() && (text.back() == '\n' || text.back() == '\r' || text.back() == ' ')) text.remove_suffix(1);
-    const auto nl = text.rfind('\n');
-    return std::string(nl == std::string_view::npos ? text : text.substr(nl + 1));
-}
+[[nodiscard]] MCP_LOADTEST_DECL std::string last_line_of(std::string_view text);
 
 }  // namespace detail
 }  // namespace mcp_loadtest
+
+#if defined(MCP_LOADTEST_INCLUDE_IMPL)
+#include <mcp_loadtest/detail/impl/cancel_moment.ipp>
+#endif

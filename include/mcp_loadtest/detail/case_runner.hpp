@@ -3,10 +3,10 @@
 // bounded by a whole-case time limit.
 #pragma once
 
+#include <mcp_loadtest/detail/config.hpp>
 #include <mcp_loadtest/case_time_limit.hpp>
 #include <mcp_loadtest/detail/asio_compat.hpp>
 #include <mcp_loadtest/detail/current_case.hpp>
-#include <mcp_loadtest/detail/format.hpp>
 
 #include <chrono>
 #include <cstdlib>
@@ -21,47 +21,8 @@ namespace detail {
 /// Runs the coroutine made by `make_body` to completion. Exceptions from the
 /// body (including framework assertion exceptions) are rethrown here. Returns
 /// a failure message when the case had to be stopped.
-template <class MakeBody>
-std::optional<std::string> run_case(MakeBody make_body, std::chrono::milliseconds time_limit) {
-    using clock = std::chrono::steady_clock;
-    std::optional<std::string> failure;
-    std::exception_ptr error;
-    {
-        asio::io_context ctx(1);
-        bool done = false;
-        asio::cancellation_signal cancel;
-        asio::co_spawn(ctx, make_body(),
-                       asio::bind_cancellation_slot(cancel.slot(), [&](std::exception_ptr e) {
-                           done = true;
-                           error = e;
-                       }));
-        const auto run_until = [&](clock::time_point until) {
-            while (!done && clock::now() < until) {
-                if (ctx.run_one_until(until) == 0 && ctx.stopped()) return;  // nothing left to wait on
-            }
-        };
-        run_until(clock::now() + time_limit);
-        if (!done) {
-            const auto limit = format_seconds(time_limit);
-            if (ctx.stopped()) {
-                failure = "the test coroutine is suspended on something that can never complete (no I/O or "
-                          "timer is pending). A handler or channel was probably never invoked.";
-            } else {
-                failure = "MCP_LOADTEST_CASE exceeded its time limit of " + limit +
-                          " and was cancelled. Every await should be bounded: give calls a timeout, or raise "
-                          "the limit with MCP_LOADTEST_CASE_LIMIT(limit, ...) (MCP_LOADTEST_TEST_LIMIT under GoogleTest) or "
-                          "$MCP_LOADTEST_CASE_TIME_LIMIT.";
-                cancel.emit(asio::cancellation_type::terminal);
-                ctx.restart();
-                run_until(clock::now() + std::chrono::seconds(2));
-            }
-        }
-        if (done) ctx.poll();  // let servers that were dropped finish their bookkeeping
-        // Destroying ctx destroys any still-suspended frame: their sessions kill and reap their servers.
-    }
-    if (error && !failure) std::rethrow_exception(error);
-    return failure;
-}
+MCP_LOADTEST_DECL std::optional<std::string> run_case(asio::awaitable<void> (*make_body)(),
+                                                       std::chrono::milliseconds time_limit);
 
 }  // namespace detail
 }  // namespace mcp_loadtest
@@ -97,3 +58,7 @@ std::optional<std::string> run_case(MakeBody make_body, std::chrono::millisecond
         if (mcp_loadtest_case_failure) FAIL_MACRO(*mcp_loadtest_case_failure);                               \
     }                                                                                                    \
     static ::asio::awaitable<void> fn()
+
+#if defined(MCP_LOADTEST_INCLUDE_IMPL)
+#include <mcp_loadtest/detail/impl/case_runner.ipp>
+#endif

@@ -4,6 +4,7 @@
 // allocation per call.
 #pragma once
 
+#include <mcp_loadtest/detail/config.hpp>
 #include <mcp_loadtest/call_result.hpp>
 #include <mcp_loadtest/detail/asio_compat.hpp>
 
@@ -26,13 +27,7 @@ public:
     }
 
     call_completion(call_completion&& o) noexcept { take(o); }
-    call_completion& operator=(call_completion&& o) noexcept {
-        if (this != &o) {
-            reset();
-            take(o);
-        }
-        return *this;
-    }
+    MCP_LOADTEST_DECL call_completion& operator=(call_completion&& o) noexcept;
     call_completion(const call_completion&) = delete;
     call_completion& operator=(const call_completion&) = delete;
     ~call_completion() { reset(); }
@@ -40,29 +35,13 @@ public:
     [[nodiscard]] explicit operator bool() const noexcept { return impl_ != nullptr; }
 
     /// The handler's cancellation slot (disconnected when it has none).
-    [[nodiscard]] asio::cancellation_slot slot() const noexcept {
-        return impl_ ? impl_->slot() : asio::cancellation_slot();
-    }
+    [[nodiscard]] MCP_LOADTEST_DECL asio::cancellation_slot slot() const noexcept;
 
     /// Invokes the handler now, on the calling thread. Consumes *this.
-    void complete(call_result&& r) {
-        concept_t* impl = std::exchange(impl_, nullptr);
-        struct destroy_after {
-            concept_t* i;
-            ~destroy_after() { i->destroy(); }
-        } guard{impl};
-        impl->invoke(std::move(r));
-    }
+    MCP_LOADTEST_DECL void complete(call_result&& r);
 
     /// Invokes the handler later, through its associated executor. Consumes *this.
-    void post(call_result&& r) {
-        concept_t* impl = std::exchange(impl_, nullptr);
-        struct destroy_after {
-            concept_t* i;
-            ~destroy_after() { i->destroy(); }
-        } guard{impl};
-        impl->post(std::move(r));
-    }
+    MCP_LOADTEST_DECL void post(call_result&& r);
 
 private:
     struct concept_t {
@@ -115,27 +94,18 @@ private:
         }
     };
 
-    [[nodiscard]] bool is_inline() const noexcept {
-        return impl_ == static_cast<const void*>(storage_);
-    }
+    [[nodiscard]] MCP_LOADTEST_DECL bool is_inline() const noexcept;
 
-    void take(call_completion& o) noexcept {
-        if (!o.impl_) return;
-        if (o.is_inline()) {
-            impl_ = o.impl_->move_to(storage_);
-            o.impl_->destroy();
-        } else {
-            impl_ = o.impl_;
-        }
-        o.impl_ = nullptr;
-    }
+    MCP_LOADTEST_DECL void take(call_completion& o) noexcept;
 
-    void reset() noexcept {
-        if (impl_) std::exchange(impl_, nullptr)->destroy();
-    }
+    MCP_LOADTEST_DECL void reset() noexcept;
 
     alignas(std::max_align_t) unsigned char storage_[inline_size];
     concept_t* impl_ = nullptr;
 };
 
 }  // namespace mcp_loadtest::detail
+
+#if defined(MCP_LOADTEST_INCLUDE_IMPL)
+#include <mcp_loadtest/detail/impl/completion.ipp>
+#endif

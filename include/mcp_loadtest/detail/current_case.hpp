@@ -7,6 +7,8 @@
 // JSON line per case to <file> when it exits (cmake/mcp_loadtest_ctest.cmake).
 #pragma once
 
+#include <mcp_loadtest/detail/config.hpp>
+
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -30,85 +32,25 @@ namespace detail {
 /// `name` as a directory name: lower-case letters, digits, '.', '_' and '-'
 /// (every other run of characters becomes one '-'), at most 80 characters,
 /// never empty, never "." or "..".
-inline std::string slugify(std::string_view name) {
-    std::string out;
-    for (const char c : name) {
-        const auto u = static_cast<unsigned char>(c);
-        if ((u >= 'a' && u <= 'z') || (u >= '0' && u <= '9') || c == '_' || c == '.') out += c;
-        else if (u >= 'A' && u <= 'Z') out += static_cast<char>(u - 'A' + 'a');
-        else if (!out.empty() && out.back() != '-') out += '-';
-    }
-    while (!out.empty() && (out.back() == '-' || out.back() == '.')) out.pop_back();
-    if (out.size() > 80) out.resize(80);
-    while (!out.empty() && (out.back() == '-' || out.back() == '.')) out.pop_back();
-    if (out.empty() || out.front() == '.') out.insert(0, "case-");
-    if (out == "case-") out = "case";
-    return out;
-}
+MCP_LOADTEST_DECL std::string slugify(std::string_view name);
 
 /// Every case of the program, in registration order. A deque: entries never move.
-inline std::deque<case_info>& case_registry() {
-    static std::deque<case_info> cases;
-    return cases;
-}
+MCP_LOADTEST_DECL std::deque<case_info>& case_registry();
 
-inline void json_escape_into(std::string& out, std::string_view s) {
-    for (const char c : s) {
-        const auto u = static_cast<unsigned char>(c);
-        if (c == '"' || c == '\\') { out += '\\'; out += c; }
-        else if (u < 0x20) {
-            char buf[8];
-            std::snprintf(buf, sizeof buf, "\\u%04x", u);
-            out += buf;
-        } else out += c;
-    }
-}
+MCP_LOADTEST_DECL void json_escape_into(std::string& out, std::string_view s);
 
 /// The registry as JSON lines: {"name","framework","time_limit_ms","slug","file","line"}.
-inline std::string case_registry_listing() {
-    std::string out;
-    for (const auto& c : case_registry()) {
-        out += "{\"name\":\"";
-        json_escape_into(out, c.name);
-        out += "\",\"framework\":\"" + c.framework + "\",\"time_limit_ms\":" + std::to_string(c.time_limit.count()) +
-               ",\"slug\":\"" + slugify(c.name) + "\",\"file\":\"";
-        json_escape_into(out, c.file);
-        out += "\",\"line\":" + std::to_string(c.line) + "}\n";
-    }
-    return out;
-}
+MCP_LOADTEST_DECL std::string case_registry_listing();
 
 /// Writes the listing to $MCP_LOADTEST_LIST_CASES (at exit: every translation
 /// unit's cases are registered by then).
-inline void write_case_listing_at_exit() {
-    const char* path = std::getenv("MCP_LOADTEST_LIST_CASES");
-    if (!path || !*path) return;
-    if (std::FILE* f = std::fopen(path, "w")) {
-        const std::string text = case_registry_listing();
-        std::fwrite(text.data(), 1, text.size(), f);
-        std::fclose(f);
-    } else {
-        std::fprintf(stderr, "mcp-loadtest: cannot write the case listing to '%s' ($MCP_LOADTEST_LIST_CASES)\n", path);
-    }
-}
+MCP_LOADTEST_DECL void write_case_listing_at_exit();
 
 /// Called by the case macros during static initialisation.
-inline const case_info& register_case(std::string name, std::chrono::milliseconds time_limit, const char* framework,
-                                      const char* file, int line) {
-    static const bool listing = [] {
-        case_registry();  // constructed first, so destroyed after the exit handler ran
-        const char* path = std::getenv("MCP_LOADTEST_LIST_CASES");
-        if (path && *path) std::atexit(&write_case_listing_at_exit);
-        return true;
-    }();
-    (void)listing;
-    return case_registry().emplace_back(case_info{std::move(name), framework, time_limit, file, line});
-}
+MCP_LOADTEST_DECL const case_info& register_case(std::string name, std::chrono::milliseconds time_limit, const char* framework,
+                                                 const char* file, int line);
 
-inline const case_info*& current_case_slot() {
-    thread_local const case_info* current = nullptr;
-    return current;
-}
+MCP_LOADTEST_DECL const case_info*& current_case_slot();
 
 /// Makes `c` the running case for its lifetime, restoring the previous one after.
 class current_case_scope {
@@ -125,6 +67,10 @@ private:
 }  // namespace detail
 
 /// The MCP_LOADTEST_CASE whose body runs on this thread, or nullptr outside one.
-[[nodiscard]] inline const case_info* current_case() noexcept { return detail::current_case_slot(); }
+[[nodiscard]] MCP_LOADTEST_DECL const case_info* current_case() noexcept;
 
 }  // namespace mcp_loadtest
+
+#if defined(MCP_LOADTEST_INCLUDE_IMPL)
+#include <mcp_loadtest/detail/impl/current_case.ipp>
+#endif

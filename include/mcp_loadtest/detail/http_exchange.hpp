@@ -2,6 +2,8 @@
 // its response) and the keep-alive connection that carries it.
 #pragma once
 
+#include <mcp_loadtest/detail/config.hpp>
+
 #include <mcp_loadtest/detail/base64.hpp>
 #include <mcp_loadtest/detail/byte_stream.hpp>
 #include <mcp_loadtest/detail/http1.hpp>
@@ -46,10 +48,7 @@ struct http_exchange {
     std::string content_type;      // as the server sent it, for messages
     std::size_t max_event_bytes = sse::parser::default_max_event_bytes;
     std::unique_ptr<sse::parser> sse_events;  // made when the reply turns out to be SSE
-    sse::parser& events() {
-        if (!sse_events) sse_events = std::make_unique<sse::parser>(max_event_bytes);
-        return *sse_events;
-    }
+    MCP_LOADTEST_DECL sse::parser& events();
     std::uint64_t received = 0;
     // No call's deadline covers it: a notification, or a reply to a server's request.
     [[nodiscard]] bool unowned() const noexcept { return what == kind::post && message != outgoing::kind::request; }
@@ -71,25 +70,13 @@ struct http_connection {
 };
 
 // Header values that are not plain printable ASCII travel base64-encoded (2026-07-28).
-inline void append_http_header_value(std::string& out, std::string_view v) {
-    bool safe = !v.empty() && v.front() != ' ' && v.back() != ' ' && v.rfind("=?base64?", 0) != 0;
-    for (unsigned char c : v)
-        if (c < 0x20 || c > 0x7e) safe = false;
-    if (safe) {
-        out += v;
-        return;
-    }
-    out += "=?base64?";
-    base64_append(out, std::span<const std::uint8_t>(reinterpret_cast<const std::uint8_t*>(v.data()), v.size()));
-    out += "?=";
-}
+MCP_LOADTEST_DECL void append_http_header_value(std::string& out, std::string_view v);
 
 // application/json, application/*+json (parameters and case ignored).
-inline bool is_json_media_type(std::string_view content_type) {
-    std::string type(content_type.substr(0, content_type.find(';')));
-    std::transform(type.begin(), type.end(), type.begin(),
-                   [](unsigned char ch) { return static_cast<char>(std::tolower(ch)); });
-    return type.find("json") != std::string::npos;
-}
+MCP_LOADTEST_DECL bool is_json_media_type(std::string_view content_type);
 
 }  // namespace mcp_loadtest::detail
+
+#if defined(MCP_LOADTEST_INCLUDE_IMPL)
+#include <mcp_loadtest/detail/impl/http_exchange.ipp>
+#endif

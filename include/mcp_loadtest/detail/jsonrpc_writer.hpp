@@ -4,6 +4,7 @@
 // Each line ends with '\n', the stdio framing; other transports strip it.
 #pragma once
 
+#include <mcp_loadtest/detail/config.hpp>
 #include <mcp_loadtest/detail/json_chars.hpp>
 #include <mcp_loadtest/json.hpp>
 
@@ -16,63 +17,12 @@
 namespace mcp_loadtest::detail {
 
 /// Appends `s` as a JSON string literal (with quotes), escaping as RFC 8259 requires.
-inline void append_json_string(std::string& out, std::string_view s) {
-    static constexpr char hex[] = "0123456789abcdef";
-    std::size_t first = 0;
-    while (first < s.size() && !json_escape_table.needs[static_cast<unsigned char>(s[first])]) ++first;
-    if (first == s.size()) {  // nothing to escape: the common case
-        const std::size_t at = out.size();
-        out.resize(at + s.size() + 2);
-        char* d = out.data() + at;
-        d[0] = '"';
-        std::memcpy(d + 1, s.data(), s.size());
-        d[s.size() + 1] = '"';
-        return;
-    }
-    out.push_back('"');
-    std::size_t run = 0;
-    for (std::size_t i = 0; i < s.size(); ++i) {
-        const auto c = static_cast<unsigned char>(s[i]);
-        if (c >= 0x20 && c != '"' && c != '\\') continue;
-        out.append(s.data() + run, i - run);
-        run = i + 1;
-        switch (c) {
-            case '"': out += "\\\""; break;
-            case '\\': out += "\\\\"; break;
-            case '\n': out += "\\n"; break;
-            case '\r': out += "\\r"; break;
-            case '\t': out += "\\t"; break;
-            default:
-                out += "\\u00";
-                out.push_back(hex[c >> 4]);
-                out.push_back(hex[c & 0xF]);
-        }
-    }
-    out.append(s.data() + run, s.size() - run);
-    out.push_back('"');
-}
+MCP_LOADTEST_DECL void append_json_string(std::string& out, std::string_view s);
 
-inline void append_uint(std::string& out, std::uint64_t v) {
-    // Backwards by constant division: a third of std::to_chars' instructions
-    // for the short ids of the request path.
-    char buf[20];
-    char* const end = buf + sizeof buf;
-    char* p = end;
-    do {
-        *--p = static_cast<char>('0' + v % 10);
-        v /= 10;
-    } while (v != 0);
-    out.append(p, static_cast<std::size_t>(end - p));
-}
+MCP_LOADTEST_DECL void append_uint(std::string& out, std::uint64_t v);
 
 /// Writes `{"jsonrpc":"2.0","id":<id>,"method":"<method>"` (object left open).
-inline void begin_request(std::string& out, std::uint64_t id, std::string_view method) {
-    using namespace std::string_view_literals;
-    out += R"({"jsonrpc":"2.0","id":)"sv;
-    append_uint(out, id);
-    out += R"(,"method":)"sv;
-    append_json_string(out, method);
-}
+MCP_LOADTEST_DECL void begin_request(std::string& out, std::uint64_t id, std::string_view method);
 
 // ---- requests ------------------------------------------------------------
 
@@ -87,136 +37,41 @@ struct request_meta {
 /// A tools/call line with its arguments already serialized (written once, never
 /// parsed). Returns where the params object's members start (see
 /// session_core::request_line::params_members_at).
-inline std::uint32_t write_tool_call(std::string& line, std::uint64_t id, std::string_view name,
-                                     std::string_view arguments_json, request_meta meta) {
-    using namespace std::string_view_literals;
-    const bool modern = meta.modern_members != nullptr;
-    line.reserve(96 + name.size() + arguments_json.size() + (modern ? meta.modern_members->size() + 16 : 0));
-    line += R"({"jsonrpc":"2.0","id":)"sv;
-    append_uint(line, id);
-    std::uint32_t members_at;
-    if (modern) {
-        line += R"(,"method":"tools/call","params":{)"sv;
-        members_at = static_cast<std::uint32_t>(line.size());
-        line += R"("_meta":{)";
-        line += *meta.modern_members;
-        if (meta.progress) {
-            line += R"(,"progressToken":)";
-            append_uint(line, id);
-        }
-        line += "},";
-        line += R"("name":)"sv;
-    } else {
-        line += R"(,"method":"tools/call","params":{"name":)"sv;  // one append on the hot path
-        members_at = static_cast<std::uint32_t>(line.size() - 7);  // before "name":
-    }
-    append_json_string(line, name);
-    line += R"(,"arguments":)"sv;
-    line += arguments_json;
-    if (!modern && meta.progress) {
-        line += R"(,"_meta":{"progressToken":)";
-        append_uint(line, id);
-        line += '}';
-    }
-    line += "}}\n"sv;
-    return members_at;
-}
+MCP_LOADTEST_DECL std::uint32_t write_tool_call(std::string& line, std::uint64_t id, std::string_view name,
+                                                std::string_view arguments_json, request_meta meta);
 
 /// Any other request. Modern era: params._meta carries `modern_meta` (the
 /// protocol version, capabilities and client info), the caller's own _meta
 /// members kept. Returns where the params object's members start (0: unknown).
-inline std::uint32_t write_request(std::string& line, std::uint64_t id, std::string_view method, const json& params,
-                                   const json* modern_meta, bool progress) {
-    std::uint32_t members_at = 0;
-    begin_request(line, id, method);
-    if (modern_meta) {
-        json p = params.is_object() ? params : json::object();
-        json meta = *modern_meta;
-        if (auto own = p.find("_meta"); own != p.end() && own->is_object()) meta.update(*own);
-        if (progress) meta["progressToken"] = id;
-        p["_meta"] = std::move(meta);
-        line += R"(,"params":)";
-        members_at = static_cast<std::uint32_t>(line.size() + 1);
-        line += p.dump();
-    } else if (progress) {
-        json p = params.is_object() ? params : json::object();
-        p["_meta"]["progressToken"] = id;
-        line += R"(,"params":)";
-        line += p.dump();
-    } else if (!params.is_null()) {
-        line += R"(,"params":)";
-        line += params.dump();
-    }
-    line += "}\n";
-    return members_at;
-}
+MCP_LOADTEST_DECL std::uint32_t write_request(std::string& line, std::uint64_t id, std::string_view method, const json& params,
+                                              const json* modern_meta, bool progress);
 
 /// A modern request retried after an InputRequiredResult, under a new id:
 /// the answers (inputResponses), the server's requestState echoed, then the
 /// first attempt's params members (`retry_tail`, from params_members_at on).
-inline void write_input_retry(std::string& line, std::uint64_t id, std::string_view method,
-                              const json& input_responses, const std::string* request_state,
-                              std::string_view retry_tail) {
-    line.reserve(retry_tail.size() + 128);
-    begin_request(line, id, method);
-    line += R"(,"params":{)";
-    if (!input_responses.empty()) {
-        line += R"("inputResponses":)";
-        line += input_responses.dump();
-        line += ',';
-    }
-    if (request_state) {
-        line += R"("requestState":)";
-        append_json_string(line, *request_state);
-        line += ',';
-    }
-    line += retry_tail;
-}
+MCP_LOADTEST_DECL void write_input_retry(std::string& line, std::uint64_t id, std::string_view method,
+                                         const json& input_responses, const std::string* request_state,
+                                         std::string_view retry_tail);
 
 // ---- notifications -------------------------------------------------------
 
 /// A notification; `params_json` is written as it is (empty: no params).
-inline std::string write_notification(std::string_view method, std::string_view params_json) {
-    std::string line = R"({"jsonrpc":"2.0","method":)";
-    append_json_string(line, method);
-    if (!params_json.empty()) {
-        line += R"(,"params":)";
-        line += params_json;
-    }
-    line += "}\n";
-    return line;
-}
+MCP_LOADTEST_DECL std::string write_notification(std::string_view method, std::string_view params_json);
 
 /// The params of notifications/cancelled.
-inline std::string cancelled_params(std::uint64_t request_id, std::string_view reason) {
-    std::string params = R"({"requestId":)";
-    append_uint(params, request_id);
-    params += R"(,"reason":)";
-    append_json_string(params, reason);
-    params += '}';
-    return params;
-}
+MCP_LOADTEST_DECL std::string cancelled_params(std::uint64_t request_id, std::string_view reason);
 
 // ---- replies to server→client requests ----------------------------------
 
 /// `{"jsonrpc":"2.0","id":<id>` with the server's id token as it was sent.
-inline void begin_response(std::string& reply, std::string_view id_token) {
-    reply += R"({"jsonrpc":"2.0","id":)";
-    reply += id_token;
-}
+MCP_LOADTEST_DECL void begin_response(std::string& reply, std::string_view id_token);
 
-inline void end_result_response(std::string& reply, const json& result) {
-    reply += R"(,"result":)";
-    reply += result.dump();
-    reply += "}\n";
-}
+MCP_LOADTEST_DECL void end_result_response(std::string& reply, const json& result);
 
-inline void end_error_response(std::string& reply, std::int64_t code, std::string_view message) {
-    reply += R"(,"error":{"code":)";
-    reply += std::to_string(code);
-    reply += R"(,"message":)";
-    append_json_string(reply, message);
-    reply += "}}\n";
-}
+MCP_LOADTEST_DECL void end_error_response(std::string& reply, std::int64_t code, std::string_view message);
 
 }  // namespace mcp_loadtest::detail
+
+#if defined(MCP_LOADTEST_INCLUDE_IMPL)
+#include <mcp_loadtest/detail/impl/jsonrpc_writer.ipp>
+#endif

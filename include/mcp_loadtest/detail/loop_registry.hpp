@@ -11,6 +11,7 @@
 // destroy the frames in its own shutdown phase.
 #pragma once
 
+#include <mcp_loadtest/detail/config.hpp>
 #include <mcp_loadtest/detail/asio_compat.hpp>
 
 #include <memory>
@@ -40,36 +41,20 @@ public:
     explicit loop_registry(asio::execution_context& ctx) : asio::execution_context::service(ctx) {}
 
     /// The registry of the context `ex` runs on.
-    static loop_registry& of(const asio::any_io_executor& ex) {
-        return asio::use_service<loop_registry>(asio::query(ex, asio::execution::context));
-    }
+    MCP_LOADTEST_DECL static loop_registry& of(const asio::any_io_executor& ex);
 
-    void add(loop_bound* key, std::weak_ptr<loop_bound> member) {
-        std::lock_guard<std::mutex> lock(mutex_);
-        members_.emplace(key, std::move(member));
-    }
-    void remove(loop_bound* key) noexcept {
-        std::lock_guard<std::mutex> lock(mutex_);
-        members_.erase(key);
-    }
+    MCP_LOADTEST_DECL void add(loop_bound* key, std::weak_ptr<loop_bound> member);
+    MCP_LOADTEST_DECL void remove(loop_bound* key) noexcept;
 
 private:
-    void shutdown() override {
-        std::vector<std::shared_ptr<loop_bound>> alive;
-        {
-            std::lock_guard<std::mutex> lock(mutex_);
-            alive.reserve(members_.size());
-            for (auto& [key, weak] : members_)
-                if (auto strong = weak.lock()) alive.push_back(std::move(strong));
-            members_.clear();
-        }
-        // Held strongly until every member has let go: dropping one member's
-        // frames may destroy another member that is still on this list.
-        for (auto& m : alive) m->event_loop_ending();
-    }
+    MCP_LOADTEST_DECL void shutdown() override;
 
     std::mutex mutex_;
     std::unordered_map<loop_bound*, std::weak_ptr<loop_bound>> members_;
 };
 
 }  // namespace mcp_loadtest::detail
+
+#if defined(MCP_LOADTEST_INCLUDE_IMPL)
+#include <mcp_loadtest/detail/impl/loop_registry.ipp>
+#endif

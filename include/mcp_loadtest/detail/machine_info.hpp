@@ -2,52 +2,26 @@
 // count, the compiler that built the test, and the kernel. Read once per call; nothing cached.
 #pragma once
 
-#include <fstream>
-#include <string>
-#include <thread>
+#include <mcp_loadtest/detail/config.hpp>
 
-#include <sys/utsname.h>
+#include <string>
 
 namespace mcp_loadtest::detail {
 
 /// /proc/cpuinfo's "model name" (x86), else "Hardware" / "cpu model" / "Processor" (ARM, MIPS),
 /// else "unknown".
-inline std::string cpu_model() {
-    std::ifstream in("/proc/cpuinfo");
-    std::string line, fallback;
-    while (std::getline(in, line)) {
-        const auto colon = line.find(':');
-        if (colon == std::string::npos) continue;
-        std::string key = line.substr(0, colon);
-        while (!key.empty() && (key.back() == ' ' || key.back() == '\t')) key.pop_back();
-        std::string value = line.substr(colon + 1);
-        while (!value.empty() && value.front() == ' ') value.erase(0, 1);
-        if (key == "model name" && !value.empty()) return value;
-        if ((key == "Hardware" || key == "cpu model" || key == "Processor") && fallback.empty()) fallback = value;
-    }
-    return fallback.empty() ? "unknown" : fallback;
-}
+MCP_LOADTEST_DECL std::string cpu_model();
 
-inline unsigned cpu_cores() { return std::thread::hardware_concurrency(); }
+MCP_LOADTEST_DECL unsigned cpu_cores();
 
 /// The compiler of this translation unit, e.g. "GCC 12.2.0" or "Clang 16.0.6".
-inline std::string compiler_id() {
-#if defined(__clang__)
-    return "Clang " __clang_version__;
-#elif defined(__GNUC__)
-    return "GCC " __VERSION__;
-#elif defined(_MSC_VER)
-    return "MSVC " + std::to_string(_MSC_VER);
-#else
-    return "unknown compiler";
-#endif
-}
+MCP_LOADTEST_DECL std::string compiler_id();
 
 /// "Linux 6.1.0-18-amd64 x86_64".
-inline std::string kernel_id() {
-    utsname u{};
-    if (::uname(&u) != 0) return "unknown";
-    return std::string(u.sysname) + " " + u.release + " " + u.machine;
-}
+MCP_LOADTEST_DECL std::string kernel_id();
 
 }  // namespace mcp_loadtest::detail
+
+#if defined(MCP_LOADTEST_INCLUDE_IMPL)
+#include <mcp_loadtest/detail/impl/machine_info.ipp>
+#endif

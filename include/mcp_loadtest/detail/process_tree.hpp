@@ -13,6 +13,8 @@
 // session of every member (its only link, its parent, died at once).
 #pragma once
 
+#include <mcp_loadtest/detail/config.hpp>
+
 #include <mcp_loadtest/detail/procfs.hpp>
 
 #include <algorithm>
@@ -42,78 +44,20 @@ struct proc_entry {
 
 /// Every process visible under /proc now: one stat read each, about 1 ms
 /// for 80 processes on a busy machine.
-[[nodiscard]] inline std::vector<proc_entry> snapshot_processes() {
-    std::vector<proc_entry> out;
-    DIR* dir = ::opendir("/proc");
-    if (!dir) return out;
-    while (const dirent* e = ::readdir(dir)) {
-        char* end = nullptr;
-        const long v = std::strtol(e->d_name, &end, 10);
-        if (end == e->d_name || *end != '\0' || v <= 0) continue;
-        const auto id = read_proc_identity(static_cast<pid_t>(v));
-        if (!id) continue;  // exited meanwhile
-        out.push_back({static_cast<pid_t>(v), id->parent, id->process_group, id->session, id->state, id->start_ticks});
-    }
-    ::closedir(dir);
-    return out;
-}
+[[nodiscard]] MCP_LOADTEST_DECL std::vector<proc_entry> snapshot_processes();
 
 /// The tree of `root` within a snapshot: root first (when it is in the
 /// snapshot), then the rest in the order found (children before
 /// grandchildren along parent links). Zombies are included (state 'Z').
 /// Processes outside every link are never included, even this process.
-[[nodiscard]] inline std::vector<proc_entry> process_tree_members(pid_t root, const std::vector<proc_entry>& snapshot) {
-    std::vector<proc_entry> out;
-    if (root <= 0) return out;
-    std::unordered_map<pid_t, std::vector<std::size_t>> children, group_members, session_members;
-    std::unordered_map<pid_t, std::size_t> index;
-    for (std::size_t i = 0; i < snapshot.size(); ++i) {
-        const auto& p = snapshot[i];
-        index[p.pid] = i;
-        children[p.parent].push_back(i);
-        group_members[p.process_group].push_back(i);
-        session_members[p.session].push_back(i);
-    }
-    std::vector<char> taken(snapshot.size(), 0);
-    const pid_t self = ::getpid();
-    std::vector<std::size_t> queue;  // indexes into snapshot, in the order found
-    const auto take = [&](std::size_t i) {
-        if (taken[i] || snapshot[i].pid == self || snapshot[i].pid == 1) return;
-        taken[i] = 1;
-        queue.push_back(i);
-    };
-    const auto take_all = [&](const auto& map, pid_t key) {
-        if (const auto it = map.find(key); it != map.end())
-            for (std::size_t i : it->second) take(i);
-    };
-    if (const auto it = index.find(root); it != index.end()) take(it->second);
-    // A dead or reaped root still leads its group and session while any member lives.
-    take_all(group_members, root);
-    take_all(session_members, root);
-    for (std::size_t next = 0; next < queue.size(); ++next) {
-        const auto& p = snapshot[queue[next]];
-        take_all(children, p.pid);
-        if (p.process_group == p.pid) take_all(group_members, p.pid);
-        if (p.session == p.pid) take_all(session_members, p.pid);
-    }
-    out.reserve(queue.size());
-    for (std::size_t i : queue) out.push_back(snapshot[i]);
-    return out;
-}
+[[nodiscard]] MCP_LOADTEST_DECL std::vector<proc_entry> process_tree_members(pid_t root, const std::vector<proc_entry>& snapshot);
 
 /// The tree of `root` now (one /proc snapshot).
-[[nodiscard]] inline std::vector<proc_entry> process_tree_members(pid_t root) {
-    return process_tree_members(root, snapshot_processes());
-}
+[[nodiscard]] MCP_LOADTEST_DECL std::vector<proc_entry> process_tree_members(pid_t root);
 
 /// The live processes of `root`'s tree now, root first (when it is alive),
 /// zombies left out. Empty when nothing of it is left.
-[[nodiscard]] inline std::vector<pid_t> process_tree(pid_t root) {
-    std::vector<pid_t> out;
-    for (const auto& p : process_tree_members(root))
-        if (!p.dead()) out.push_back(p.pid);
-    return out;
-}
+[[nodiscard]] MCP_LOADTEST_DECL std::vector<pid_t> process_tree(pid_t root);
 
 /// The command line of a process, for messages: arguments separated by
 /// spaces, each cut to `max_arg_chars` (a `python3 -c "<program>"` stays
@@ -121,30 +65,10 @@ struct proc_entry {
 /// (a kernel thread, a zombie, or a process inside execve() whose new command
 /// line is not set up yet) its /proc/<pid>/comm name in brackets, as ps shows
 /// it: "[python3]"; empty when it is gone.
-[[nodiscard]] inline std::string command_line(pid_t pid, std::size_t max_chars = 240, std::size_t max_arg_chars = 60) {
-    char path[64];
-    char buf[8192];
-    std::snprintf(path, sizeof path, "/proc/%d/cmdline", static_cast<int>(pid));
-    const ssize_t len = read_small_file(path, buf, sizeof buf);
-    std::string out;
-    for (ssize_t i = 0; i < len;) {
-        // Arguments end with a NUL; one cut by the buffer's end may not.
-        std::string arg(buf + i, ::strnlen(buf + i, static_cast<std::size_t>(len - i)));
-        i += static_cast<ssize_t>(arg.size()) + 1;
-        std::replace(arg.begin(), arg.end(), '\n', ' ');
-        if (arg.size() > max_arg_chars) arg = arg.substr(0, max_arg_chars) + "...";
-        if (!out.empty()) out += ' ';
-        out += arg;
-    }
-    if (out.empty()) {
-        std::snprintf(path, sizeof path, "/proc/%d/comm", static_cast<int>(pid));
-        const ssize_t n = read_small_file(path, buf, sizeof buf);
-        if (n > 0) out.assign(buf, static_cast<std::size_t>(n));
-        while (!out.empty() && out.back() == '\n') out.pop_back();
-        if (!out.empty()) out = "[" + out + "]";
-    }
-    if (out.size() > max_chars) out.resize(max_chars);
-    return out;
-}
+[[nodiscard]] MCP_LOADTEST_DECL std::string command_line(pid_t pid, std::size_t max_chars = 240, std::size_t max_arg_chars = 60);
 
 }  // namespace mcp_loadtest::detail
+
+#if defined(MCP_LOADTEST_INCLUDE_IMPL)
+#include <mcp_loadtest/detail/impl/process_tree.ipp>
+#endif

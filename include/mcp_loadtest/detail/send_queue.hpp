@@ -6,7 +6,7 @@
 // that stopped reading from one that is merely slow.
 #pragma once
 
-#include <mcp_loadtest/detail/format.hpp>
+#include <mcp_loadtest/detail/config.hpp>
 
 #include <chrono>
 #include <cstddef>
@@ -32,43 +32,18 @@ public:
     [[nodiscard]] bool over_limit() const noexcept { return waiting() > limit_; }
 
     /// Moves the queued bytes to the write buffer; write them, then call end_write().
-    [[nodiscard]] const std::string& begin_write() {
-        writing_.swap(outbox_);
-        outbox_.clear();
-        writing_now_ = true;
-        write_started_ = clock::now();
-        return writing_;
-    }
-    void end_write() noexcept {
-        writing_.clear();
-        writing_now_ = false;
-    }
+    [[nodiscard]] MCP_LOADTEST_DECL const std::string& begin_write();
+    MCP_LOADTEST_DECL void end_write() noexcept;
     /// Drops everything (the connection is gone).
-    void discard() noexcept {
-        outbox_.clear();
-        if (!writing_now_) writing_.clear();
-    }
+    MCP_LOADTEST_DECL void discard() noexcept;
 
     /// " The server has stopped reading: ..." when a write has waited at least
     /// `after`, else empty. Appended to hang messages.
-    [[nodiscard]] std::string stall_hint(std::string_view who, std::chrono::milliseconds after =
-                                                                    std::chrono::milliseconds(500)) const {
-        if (!writing_now_) return {};
-        const auto waited = std::chrono::duration_cast<std::chrono::milliseconds>(clock::now() - write_started_);
-        if (waited < after) return {};
-        return " The " + std::string(who) + " has stopped reading: a write to it has made no progress for " +
-               std::to_string(waited.count()) + " ms, with " + format_bytes(waiting()) +
-               " waiting to be sent. It is stuck, or busy writing without reading its input.";
-    }
+    [[nodiscard]] MCP_LOADTEST_DECL std::string stall_hint(std::string_view who, std::chrono::milliseconds after =
+                                                                                      std::chrono::milliseconds(500)) const;
 
     /// The ending when over_limit(): says who stopped reading and what to do.
-    [[nodiscard]] std::string overflow_message(std::string_view who, std::string_view limit_name) const {
-        return "the " + std::string(who) + " stopped reading: " + std::to_string(waiting()) +
-               " bytes are waiting to be sent to it, more than " + std::string(limit_name) + " (" +
-               format_bytes(limit_) + ") allows. It is stuck, or writes (pings, requests, floods of output) without reading its input; "
-               "no call can complete. Hint: raise " + std::string(limit_name) +
-               " only if the server legitimately reads this slowly.";
-    }
+    [[nodiscard]] MCP_LOADTEST_DECL std::string overflow_message(std::string_view who, std::string_view limit_name) const;
 
 private:
     std::string outbox_, writing_;
@@ -78,3 +53,7 @@ private:
 };
 
 }  // namespace mcp_loadtest::detail
+
+#if defined(MCP_LOADTEST_INCLUDE_IMPL)
+#include <mcp_loadtest/detail/impl/send_queue.ipp>
+#endif

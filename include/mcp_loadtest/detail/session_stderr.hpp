@@ -3,6 +3,8 @@
 // spawned server its own stderr-<session>.log).
 #pragma once
 
+#include <mcp_loadtest/detail/config.hpp>
+
 #include <mcp_loadtest/any_server.hpp>
 
 #include <cstddef>
@@ -10,15 +12,10 @@
 
 namespace mcp_loadtest::detail {
 
-inline any_server server_for_session(const any_server& server, std::size_t session) {
-    const auto* stdio = std::get_if<stdio_server>(&server);
-    if (!stdio) return server;
-    std::string path = stdio->stderr_path.string();
-    const auto at = path.find("{session}");
-    if (at == std::string::npos) return server;
-    stdio_server copy = *stdio;
-    copy.stderr_path = path.replace(at, 9, std::to_string(session));
-    return copy;
-}
+MCP_LOADTEST_DECL any_server server_for_session(const any_server& server, std::size_t session);
 
 }  // namespace mcp_loadtest::detail
+
+#if defined(MCP_LOADTEST_INCLUDE_IMPL)
+#include <mcp_loadtest/detail/impl/session_stderr.ipp>
+#endif

@@ -2,19 +2,17 @@
 // with EPIPE, not kill the test process.
 #pragma once
 
+#include <mcp_loadtest/detail/config.hpp>
+
 #include <csignal>
 #include <mutex>
 
 namespace mcp_loadtest::detail {
 
-inline void ignore_sigpipe_once() {
-    static std::once_flag once;
-    std::call_once(once, [] {
-        // Only the default disposition is changed: a test's own handler stays.
-        struct sigaction old {};
-        if (::sigaction(SIGPIPE, nullptr, &old) == 0 && old.sa_handler == SIG_DFL)
-            ::signal(SIGPIPE, SIG_IGN);
-    });
-}
+MCP_LOADTEST_DECL void ignore_sigpipe_once();
 
 }  // namespace mcp_loadtest::detail
+
+#if defined(MCP_LOADTEST_INCLUDE_IMPL)
+#include <mcp_loadtest/detail/impl/sigpipe.ipp>
+#endif

@@ -2,11 +2,14 @@
 // framing over another byte stream (one connection = one session).
 #pragma once
 
+#include <mcp_loadtest/detail/config.hpp>
+
 #include <mcp_loadtest/any_server.hpp>
 #include <mcp_loadtest/detail/line_transport.hpp>
 #include <mcp_loadtest/detail/net_connect.hpp>
 #include <mcp_loadtest/detail/stdio_transport.hpp>
 
+#include <memory>
 #include <string>
 #include <tuple>
 
@@ -30,81 +33,28 @@ public:
 
     ~socket_transport() override { abort_now(); }
 
-    asio::awaitable<void> open(transport_events& events, session_stats& stats) override {
-        events_ = &events;
-        stats_ = &stats;
-        ignore_sigpipe_once();
-        const std::string& u = server_.url;
-        auto ex = ex_;
-        const auto timeout = server_.limits.connect_timeout;
-        std::tuple<int, std::string> r;
-        if (u.rfind("unix://", 0) == 0 || u.rfind("unix:", 0) == 0) {
-            std::string path = u.substr(u.rfind("unix://", 0) == 0 ? 7 : 5);
-            // Named first: GCC 12 mis-relocates temporaries with strings inside co_await.
-            auto connecting = await_connect([ex, path, timeout](connect_handler h) {
-                async_connect_unix(ex, path, timeout, std::move(h));
-            });
-            r = co_await std::move(connecting);
-        } else if (u.rfind("tcp://", 0) == 0) {
-            std::string hostport = u.substr(6);
-            if (auto slash = hostport.find('/'); slash != std::string::npos) hostport.resize(slash);
-            const auto colon = hostport.rfind(':');
-            if (colon == std::string::npos || colon + 1 == hostport.size())
-                throw connect_error("socket_server url \"" + redact_url(u) +
-                                        "\" has no port. Hint: write tcp://host:port, e.g. tcp://127.0.0.1:9000.",
-                                    call_result{});
-            std::string host = hostport.substr(0, colon);
-            if (host.size() >= 2 && host.front() == '[' && host.back() == ']') host = host.substr(1, host.size() - 2);
-            std::string port = hostport.substr(colon + 1);
-            auto connecting = await_connect([ex, host, port, timeout](connect_handler h) {
-                async_connect_tcp(ex, host, port, timeout, std::move(h));
-            });
-            r = co_await std::move(connecting);
-        } else {
-            throw connect_error("socket_server url \"" + redact_url(u) +
-                                    "\" is neither tcp://host:port nor unix:///path. Hint: for HTTP use "
-                                    "http_server, for legacy HTTP+SSE sse_server.",
-                                call_result{});
-        }
-        auto& [fd, error] = r;
-        if (fd < 0) throw connect_error(error, call_result{});
-        start_io(fd, fd);
-    }
+    MCP_LOADTEST_DECL asio::awaitable<void> open(transport_events& events, session_stats& stats) override;
 
-    asio::awaitable<shutdown_result> close() override {
-        shutdown_result r;
-        r.ended = shutdown_result::how::disconnected;
-        release();
-        co_return r;
-    }
+    MCP_LOADTEST_DECL asio::awaitable<shutdown_result> close() override;
 
     void abort_now() noexcept override { release(); }
 
-    [[nodiscard]] std::string_view kind() const noexcept override {
-        return server_.url.rfind("unix:", 0) == 0 ? "unix" : "tcp";
-    }
+    [[nodiscard]] MCP_LOADTEST_DECL std::string_view kind() const noexcept override;
     [[nodiscard]] std::string describe() const override { return "server at " + redact_url(server_.url); }
     [[nodiscard]] std::chrono::milliseconds startup_timeout() const override { return server_.limits.startup_timeout; }
 
 private:
-    void release() noexcept {
-        mark_io_closed();
-        close_descriptors();
-    }
+    MCP_LOADTEST_DECL void release() noexcept;
 
-    void on_write_error(const asio::error_code& ec) override {
-        report_down(outcome::disconnected,
-                    "the connection to " + redact_url(server_.url) + " broke while sending (" + ec.message() + ").");
-    }
+    MCP_LOADTEST_DECL void on_write_error(const asio::error_code& ec) override;
 
-    void on_read_end(const asio::error_code& ec) override {
-        report_down(outcome::disconnected,
-                    "the server at " + redact_url(server_.url) + " closed the connection" +
-                        (ec == asio::error::eof ? std::string() : " (" + ec.message() + ")") +
-                        "; no reply can arrive.");
-    }
+    MCP_LOADTEST_DECL void on_read_end(const asio::error_code& ec) override;
 
     socket_server server_;
 };
 
 }  // namespace mcp_loadtest::detail
+
+#if defined(MCP_LOADTEST_INCLUDE_IMPL)
+#include <mcp_loadtest/detail/impl/socket_transport.ipp>
+#endif

@@ -4,6 +4,8 @@
 // kernel's asm/unistd_64.h and asm-generic/unistd.h.
 #pragma once
 
+#include <mcp_loadtest/detail/config.hpp>
+
 #include <string>
 
 namespace mcp_loadtest::detail {
@@ -42,10 +44,10 @@ inline constexpr syscall_name_entry known_syscalls[] = {{-2, ""}};  // numbers d
 // clang-format on
 
 /// "futex", or "syscall 999" for a number this table does not know.
-[[nodiscard]] inline std::string syscall_name(long number) {
-    for (const auto& e : known_syscalls)
-        if (e.number == number) return e.name;
-    return "syscall " + std::to_string(number);
-}
+[[nodiscard]] MCP_LOADTEST_DECL std::string syscall_name(long number);
 
 }  // namespace mcp_loadtest::detail
+
+#if defined(MCP_LOADTEST_INCLUDE_IMPL)
+#include <mcp_loadtest/detail/impl/syscall_names.ipp>
+#endif

@@ -8,6 +8,7 @@
 // (events = nullptr) before it goes away.
 #pragma once
 
+#include <mcp_loadtest/detail/config.hpp>
 #include <mcp_loadtest/detail/asio_compat.hpp>
 #include <mcp_loadtest/outcome.hpp>
 #include <mcp_loadtest/session_info.hpp>
@@ -80,16 +81,13 @@ public:
     virtual void set_era(protocol_era /*era*/) {}
     /// After a successful handshake: settle anything the transport opens in
     /// response (HTTP: the standalone GET stream), bounded.
-    virtual asio::awaitable<void> after_handshake() { co_return; }
+    MCP_LOADTEST_DECL virtual asio::awaitable<void> after_handshake();
     /// Graceful end, bounded. Pending calls were already failed by the core.
     virtual asio::awaitable<shutdown_result> close() = 0;
     /// Synchronous last resort: release everything now (kills a child).
     virtual void abort_now() noexcept = 0;
     /// The core is going away: never call it again.
-    void detach() noexcept {
-        events_ = nullptr;
-        stats_ = nullptr;  // lives in the core too
-    }
+    MCP_LOADTEST_DECL void detach() noexcept;
 
     /// "stdio", "tcp", "unix", "streamable-http", "http+sse", "websocket".
     [[nodiscard]] virtual std::string_view kind() const noexcept = 0;
@@ -110,11 +108,7 @@ public:
     [[nodiscard]] virtual bool is_http() const noexcept { return false; }
 
 protected:
-    void report_down(outcome o, const std::string& message) {
-        if (down_) return;
-        down_ = true;
-        if (events_) events_->on_transport_down(o, message);
-    }
+    MCP_LOADTEST_DECL void report_down(outcome o, const std::string& message);
 
     transport_events* events_ = nullptr;
     session_stats* stats_ = nullptr;
@@ -123,3 +117,7 @@ protected:
 };
 
 }  // namespace mcp_loadtest::detail
+
+#if defined(MCP_LOADTEST_INCLUDE_IMPL)
+#include <mcp_loadtest/detail/impl/transport.ipp>
+#endif

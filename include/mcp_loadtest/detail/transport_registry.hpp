@@ -8,6 +8,7 @@
 // enough. A lookup is one array read; the table never changes after main().
 #pragma once
 
+#include <mcp_loadtest/detail/config.hpp>
 #include <mcp_loadtest/any_server.hpp>
 #include <mcp_loadtest/detail/asio_compat.hpp>
 #include <mcp_loadtest/detail/transport.hpp>
@@ -32,10 +33,7 @@ constexpr std::size_t server_index() {
 
 /// One slot per alternative of any_server; constant-initialized (all null),
 /// so registration from any static initializer finds it ready.
-inline transport_factory& transport_slot(std::size_t index) noexcept {
-    static transport_factory slots[std::variant_size_v<any_server>] = {};
-    return slots[index];
-}
+MCP_LOADTEST_DECL transport_factory& transport_slot(std::size_t index) noexcept;
 
 /// Makes `Transport` the one built for `Server`. Returns true, for use as a
 /// static initializer.
@@ -57,15 +55,7 @@ template <>
 inline constexpr bool transport_included<stdio_server> = true;
 
 /// The header that brings a server description's transport, for messages.
-inline const char* transport_header(const any_server& server) noexcept {
-    switch (server.index()) {
-        case server_index<http_server>():
-        case server_index<sse_server>(): return "<mcp_loadtest/http.hpp>";
-        case server_index<websocket_server>(): return "<mcp_loadtest/websocket.hpp>";
-        case server_index<socket_server>(): return "<mcp_loadtest/socket.hpp>";
-        default: return "<mcp_loadtest/session.hpp>";
-    }
-}
+MCP_LOADTEST_DECL const char* transport_header(const any_server& server) noexcept;
 
 /// Fails the compilation, naming the header to include, when `Server`'s
 /// transport is not part of this translation unit.
@@ -92,3 +82,7 @@ template <class T>
 concept server_description = is_alternative_of<std::remove_cvref_t<T>, any_server>::value;
 
 }  // namespace mcp_loadtest::detail
+
+#if defined(MCP_LOADTEST_INCLUDE_IMPL)
+#include <mcp_loadtest/detail/impl/transport_registry.ipp>
+#endif

@@ -1,6 +1,8 @@
 // Quoting a peer's bytes in an error message or a report, bounded and valid text.
 #pragma once
 
+#include <mcp_loadtest/detail/config.hpp>
+
 #include <mcp_loadtest/detail/json_chars.hpp>
 
 #include <cstddef>
@@ -12,38 +14,10 @@ namespace mcp_loadtest::detail {
 /// At most `n` bytes of `s`, for a message: valid UTF-8 is kept (never cut
 /// inside a character), control characters become spaces, and bytes that are
 /// not UTF-8 are written as \xNN, so messages and reports stay valid text.
-inline std::string truncate_for_message(std::string_view s, std::size_t n = 512) {
-    static constexpr char hex[] = "0123456789abcdef";
-    const std::size_t stop = s.size() < n ? s.size() : n;
-    std::string out;
-    out.reserve(stop + 3);
-    std::size_t i = 0;
-    while (i < stop) {
-        const auto c = static_cast<unsigned char>(s[i]);
-        if (c < 0x80) {
-            out += c < 0x20 && c != '\t' ? ' ' : static_cast<char>(c);
-            ++i;
-            continue;
-        }
-        const std::size_t len = utf8_lead_table.length[c];
-        bool valid = len != 0 && i + len <= s.size();
-        if (valid) {
-            const auto second = static_cast<unsigned char>(s[i + 1]);
-            valid = second >= utf8_lead_table.lo[c] && second <= utf8_lead_table.hi[c];
-            for (std::size_t k = 2; valid && k < len; ++k) valid = (static_cast<unsigned char>(s[i + k]) & 0xC0) == 0x80;
-        }
-        if (!valid) {
-            ((out += "\\x") += hex[c >> 4]) += hex[c & 15];
-            ++i;
-        } else if (i + len > stop) {
-            break;
-        } else {
-            out.append(s.substr(i, len));
-            i += len;
-        }
-    }
-    if (i < s.size()) out += "...";
-    return out;
-}
+MCP_LOADTEST_DECL std::string truncate_for_message(std::string_view s, std::size_t n = 512);
 
 }  // namespace mcp_loadtest::detail
+
+#if defined(MCP_LOADTEST_INCLUDE_IMPL)
+#include <mcp_loadtest/detail/impl/truncate_for_message.ipp>
+#endif

@@ -6,6 +6,8 @@
 // cannot flood or garble a report.
 #pragma once
 
+#include <mcp_loadtest/detail/config.hpp>
+
 #include <cstddef>
 #include <string>
 #include <string_view>
@@ -43,33 +45,12 @@ namespace mcp_loadtest::detail {
 
 /// Appends at most `max` bytes of `bytes`, quoted, with controls and non-ASCII bytes escaped
 /// (\r, \n, \t, \xNN), followed by how many bytes were left out.
-inline void append_excerpt(std::string& out, std::string_view bytes, std::size_t max = 40) {
-    static constexpr char hex[] = "0123456789abcdef";
-    out += '\'';
-    const std::size_t n = bytes.size() < max ? bytes.size() : max;
-    for (std::size_t i = 0; i < n; ++i) {
-        const auto c = static_cast<unsigned char>(bytes[i]);
-        if (c == '\r')
-            out += "\\r";
-        else if (c == '\n')
-            out += "\\n";
-        else if (c == '\t')
-            out += "\\t";
-        else if (c == '\\' || c == '\'')
-            (out += '\\') += static_cast<char>(c);
-        else if (c < 0x20 || c >= 0x7f)
-            ((out += "\\x") += hex[c >> 4]) += hex[c & 15];
-        else
-            out += static_cast<char>(c);
-    }
-    out += '\'';
-    if (n < bytes.size()) ((out += " (+") += std::to_string(bytes.size() - n)) += " more bytes)";
-}
+MCP_LOADTEST_DECL void append_excerpt(std::string& out, std::string_view bytes, std::size_t max = 40);
 
-[[nodiscard]] inline std::string excerpt(std::string_view bytes, std::size_t max = 40) {
-    std::string out;
-    append_excerpt(out, bytes, max);
-    return out;
-}
+[[nodiscard]] MCP_LOADTEST_DECL std::string excerpt(std::string_view bytes, std::size_t max = 40);
 
 }  // namespace mcp_loadtest::detail
+
+#if defined(MCP_LOADTEST_INCLUDE_IMPL)
+#include <mcp_loadtest/detail/impl/wire_text.ipp>
+#endif

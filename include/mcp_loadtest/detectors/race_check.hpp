@@ -3,13 +3,13 @@
 // after key-sorted canonicalisation, divergent groups reported with counts.
 #pragma once
 
+#include <mcp_loadtest/detail/config.hpp>
 #include <mcp_loadtest/combinators.hpp>
 #include <mcp_loadtest/sessions.hpp>
 
 #include <algorithm>
 #include <array>
 #include <initializer_list>
-#include <map>
 #include <stdexcept>
 #include <string>
 #include <type_traits>
@@ -67,114 +67,32 @@ struct race_report {
     /// The report forms' shape (docs/reports.md): divergent responses are the finding.
     [[nodiscard]] bool passed() const noexcept { return !divergent(); }
     [[nodiscard]] std::string verdict_sentence() const { return explanation(); }
-    [[nodiscard]] std::string explanation() const {
-        if (!divergent()) return std::to_string(calls) + " identical calls to '" + tool + "' all returned the same response.";
-        std::string s = std::to_string(calls) + " identical concurrent calls to '" + tool + "' returned " +
-                        std::to_string(groups.size()) +
-                        " different responses: shared state is probably not synchronised (a race), or the "
-                        "response contains volatile fields (add them to race_options.ignore_paths).";
-        for (std::size_t i = 0; i < groups.size() && i < 5; ++i)
-            s += "\n  " + std::to_string(groups[i].count) + "x: " + groups[i].sample;
-        return s;
-    }
+    [[nodiscard]] MCP_LOADTEST_DECL std::string explanation() const;
 };
 
 // ---- JSON (both ways) ------------------------------------------------------------
 
-inline void to_json(json& j, const response_group& g) {
-    j = json{{"canonical", g.canonical}, {"count", g.count}, {"request_ids", g.request_ids}, {"sample", g.sample}};
-}
-inline void from_json(const json& j, response_group& g) {
-    g.canonical = j.at("canonical").get<std::string>();
-    g.count = j.at("count").get<std::size_t>();
-    g.request_ids = j.at("request_ids").get<std::vector<std::uint64_t>>();
-    g.sample = j.at("sample").get<std::string>();
-}
-inline void to_json(json& j, const race_report& r) {
-    j = json{{"tool", r.tool}, {"calls", r.calls}, {"divergent", r.divergent()}, {"groups", r.groups}};
-}
-inline void from_json(const json& j, race_report& r) {
-    r.tool = j.at("tool").get<std::string>();
-    r.calls = j.at("calls").get<std::size_t>();
-    r.groups = j.at("groups").get<std::vector<response_group>>();
-}
+MCP_LOADTEST_DECL void to_json(json& j, const response_group& g);
+MCP_LOADTEST_DECL void from_json(const json& j, response_group& g);
+MCP_LOADTEST_DECL void to_json(json& j, const race_report& r);
+MCP_LOADTEST_DECL void from_json(const json& j, race_report& r);
 
 namespace detail {
 /// The result as key-sorted JSON without the ignored members; failures by outcome and code.
-inline std::string canonical_response(const call_result& c, const std::vector<std::string>& ignore) {
-    if (c.outcome != outcome::ok && c.outcome != outcome::tool_error)
-        return "error " + std::string(to_string(c.outcome)) + " " + std::to_string(c.error_code);
-    json v;
-    try {
-        v = c.result();
-    } catch (const std::exception&) {
-        return "unparseable " + std::string(c.payload_text());
-    }
-    for (const auto& p : ignore) {
-        try {
-            const json::json_pointer ptr(p);
-            if (v.contains(ptr)) v[ptr.parent_pointer()].erase(ptr.back());
-        } catch (const std::exception&) {
-        }
-    }
-    return (c.outcome == outcome::tool_error ? "tool_error " : "") + v.dump();  // objects dump key-sorted
-}
-
-/// Groups results by canonical response, largest group first.
-inline std::vector<response_group> group_responses(const std::vector<call_result>& results,
-                                                   const std::vector<std::string>& ignore) {
-    std::map<std::string, response_group> groups;
-    for (const auto& c : results) {
-        const std::string key = canonical_response(c, ignore);
-        auto& g = groups[key];
-        if (g.count++ == 0) {
-            g.canonical = key;
-            g.sample = c.answered() ? std::string(c.payload_text().substr(0, 500)) : c.describe();
-        }
-        if (g.request_ids.size() < 20) g.request_ids.push_back(c.request_id);
-    }
-    std::vector<response_group> out;
-    for (auto& [k, g] : groups) out.push_back(std::move(g));
-    std::stable_sort(out.begin(), out.end(), [](const auto& a, const auto& b) { return a.count > b.count; });
-    return out;
-}
-
-struct race_job {
-    any_server server;
-    client_options client;
-    std::string tool;
-    raw_json args;
-    race_options o;
-    std::vector<std::string> ignore;
-
-    asio::awaitable<race_report> run() {
-        auto sessions = co_await open_sessions(server, std::max<std::size_t>(1, o.sessions), client);
-        const auto results = co_await concurrently(sessions, o.concurrent, [this](session& s, std::size_t) {
-            return s.call_tool(tool, args, o.call);
-        });
-        co_await close_sessions(sessions);
-        race_report r;
-        r.tool = tool;
-        r.calls = results.size();
-        r.groups = group_responses(results, ignore);
-        co_return r;
-    }
-};
+MCP_LOADTEST_DECL std::string canonical_response(const call_result& c, const std::vector<std::string>& ignore);
 }  // namespace detail
 
 // The client options take an overload, not a default: a defaulted client_options{}
 // would be a temporary inside the caller's co_await (docs/index.md#compiler-notes).
 /// `concurrent` identical calls at once; responses compared after key-sorted
 /// canonicalisation; divergent groups reported with counts and a sample each.
-inline asio::awaitable<race_report> race_check(any_server server, std::string tool, const json& arguments,
-                                               race_options options, client_options client) {
-    std::vector<std::string> ignore(options.ignore_paths.begin(), options.ignore_paths.end());
-    return detail::start_owned(detail::race_job{std::move(server), std::move(client), std::move(tool),
-                                                raw_json::from(arguments), options, std::move(ignore)});
-}
-inline asio::awaitable<race_report> race_check(any_server server, std::string tool, const json& arguments,
-                                               race_options options = {}) {
-    return race_check(std::move(server), std::move(tool), arguments, options, client_options{});
-}
+MCP_LOADTEST_DECL asio::awaitable<race_report> race_check(any_server server, std::string tool, const json& arguments,
+                                               race_options options, client_options client);
+MCP_LOADTEST_DECL asio::awaitable<race_report> race_check(any_server server, std::string tool, const json& arguments,
+                                               race_options options = {});
 
 }  // namespace mcp_loadtest
+
+#if defined(MCP_LOADTEST_INCLUDE_IMPL)
+#include <mcp_loadtest/detectors/impl/race_check.ipp>
+#endif

@@ -8,6 +8,8 @@
 // min, max and mean are kept exactly, in nanoseconds, alongside the buckets.
 #pragma once
 
+#include <mcp_loadtest/detail/config.hpp>
+
 #include <algorithm>
 #include <bit>
 #include <chrono>
@@ -98,66 +100,17 @@ public:
     /// Records one duration. Sub-microsecond remainders are truncated (999 ns records as 0 us, in
     /// bucket 0); a negative duration records as 0; one above an hour records as an hour and is
     /// also counted in saturated(). min/max/mean keep the exact nanoseconds either way.
-    void record(std::chrono::nanoseconds d) noexcept {
-        const std::uint64_t ns = d.count() > 0 ? static_cast<std::uint64_t>(d.count()) : 0;
-        std::uint64_t us = ns / 1000;
-        if (us > highest_trackable_us) [[unlikely]] {
-            us = highest_trackable_us;
-            ++saturated_;
-        }
-        if (counts_.empty()) [[unlikely]]
-            allocate();
-        ++counts_[index_of_us(us)];
-        ++count_;
-        sum_ns_ = detail::add_saturating(sum_ns_, ns);
-        min_ns_ = std::min(min_ns_, ns);
-        max_ns_ = std::max(max_ns_, ns);
-    }
+    MCP_LOADTEST_DECL void record(std::chrono::nanoseconds d) noexcept;
 
     /// Records the same duration `n` times, in O(1).
-    void record_n(std::chrono::nanoseconds d, std::uint64_t n) noexcept {
-        if (n == 0) return;
-        const std::uint64_t ns = d.count() > 0 ? static_cast<std::uint64_t>(d.count()) : 0;
-        std::uint64_t us = ns / 1000;
-        if (us > highest_trackable_us) [[unlikely]] {
-            us = highest_trackable_us;
-            saturated_ += n;
-        }
-        if (counts_.empty()) [[unlikely]]
-            allocate();
-        counts_[index_of_us(us)] += n;
-        count_ += n;
-        sum_ns_ = detail::add_saturating(sum_ns_, detail::mul_saturating(ns, n));
-        min_ns_ = std::min(min_ns_, ns);
-        max_ns_ = std::max(max_ns_, ns);
-    }
+    MCP_LOADTEST_DECL void record_n(std::chrono::nanoseconds d, std::uint64_t n) noexcept;
 
     /// Adds everything `other` recorded: the result is bucket-for-bucket what recording both
     /// streams into one histogram gives, with exact count, min, max and sum.
-    void merge(const latency_histogram& other) noexcept {
-        if (other.count_ == 0) return;
-        if (counts_.empty()) {
-            counts_ = other.counts_;
-        } else {
-            const std::size_t hi = other.max_index();
-            for (std::size_t i = other.min_index(); i <= hi; ++i) counts_[i] += other.counts_[i];
-        }
-        count_ += other.count_;
-        saturated_ += other.saturated_;
-        sum_ns_ = detail::add_saturating(sum_ns_, other.sum_ns_);
-        min_ns_ = std::min(min_ns_, other.min_ns_);
-        max_ns_ = std::max(max_ns_, other.max_ns_);
-    }
+    MCP_LOADTEST_DECL void merge(const latency_histogram& other) noexcept;
 
     /// Forgets everything recorded; keeps the storage for reuse.
-    void reset() noexcept {
-        std::fill(counts_.begin(), counts_.end(), std::uint64_t{0});
-        count_ = 0;
-        saturated_ = 0;
-        sum_ns_ = 0;
-        min_ns_ = no_min;
-        max_ns_ = 0;
-    }
+    MCP_LOADTEST_DECL void reset() noexcept;
 
     [[nodiscard]] bool empty() const noexcept { return count_ == 0; }
     [[nodiscard]] std::uint64_t count() const noexcept { return count_; }
@@ -174,33 +127,12 @@ public:
     [[nodiscard]] std::chrono::nanoseconds max() const noexcept { return to_ns(max_ns_); }
 
     /// Exact mean of the recorded nanoseconds, rounded to the nearest nanosecond; 0 when empty.
-    [[nodiscard]] std::chrono::nanoseconds mean() const noexcept {
-        if (count_ == 0) return std::chrono::nanoseconds{0};
-        std::uint64_t q = sum_ns_ / count_;
-        const std::uint64_t r = sum_ns_ % count_;
-        if (r >= count_ - r) ++q;
-        return to_ns(q);
-    }
+    [[nodiscard]] MCP_LOADTEST_DECL std::chrono::nanoseconds mean() const noexcept;
 
     /// Standard deviation as HdrHistogram's getStdDeviation() computes it: the root-mean-square
     /// deviation of bucket midpoints (medianEquivalentValue) from their count-weighted mean, so it
     /// carries the buckets' 0.1 % resolution; times 1000 to nanoseconds. 0 when empty.
-    [[nodiscard]] std::chrono::nanoseconds stddev() const noexcept {
-        if (count_ < 2) return std::chrono::nanoseconds{0};
-        const std::size_t lo = min_index(), hi = max_index();
-        double mean_mid = 0;
-        for (std::size_t i = lo; i <= hi; ++i)
-            if (counts_[i] != 0)
-                mean_mid += static_cast<double>(median_equivalent_us(i)) * static_cast<double>(counts_[i]);
-        mean_mid /= static_cast<double>(count_);
-        double total = 0;
-        for (std::size_t i = lo; i <= hi; ++i) {
-            if (counts_[i] == 0) continue;
-            const double dev = static_cast<double>(median_equivalent_us(i)) - mean_mid;
-            total += dev * dev * static_cast<double>(counts_[i]);
-        }
-        return to_ns(static_cast<std::uint64_t>(std::llround(std::sqrt(total / static_cast<double>(count_)) * 1000.0)));
-    }
+    [[nodiscard]] MCP_LOADTEST_DECL std::chrono::nanoseconds stddev() const noexcept;
 
     /// The p-th percentile: the smallest recorded value that fewer than (100 - p)% of the
     /// values exceed, i.e. the floor(p% * count) + 1-th smallest, reported as the highest
@@ -210,40 +142,10 @@ public:
     /// exactly 1 % of calls at 200 ms, p99 here is 200 ms, not the fastest of the other 99 %.
     /// A load test gates on the tail, so at that tie it reports the tail. p is clamped to
     /// [0, 100]; p = 0 gives min(); NaN is read as 0. An empty histogram gives 0.
-    [[nodiscard]] std::chrono::nanoseconds percentile(double p) const noexcept {
-        if (count_ == 0) return std::chrono::nanoseconds{0};
-        if (!(p > 0.0)) return min();  // HdrHistogram's lowest equivalent value, clamped to min
-        const std::uint64_t rank = rank_at(p);
-        std::uint64_t seen = 0;
-        const std::size_t hi = max_index();
-        std::size_t i = min_index();
-        for (; i < hi; ++i) {
-            seen += counts_[i];
-            if (seen >= rank) break;
-        }
-        return value_at_index(i);
-    }
+    [[nodiscard]] MCP_LOADTEST_DECL std::chrono::nanoseconds percentile(double p) const noexcept;
 
     /// Count, exact min/max/mean, stddev and p50/p90/p95/p99/p99.9, in one pass over the buckets.
-    [[nodiscard]] latency_summary summary() const noexcept {
-        latency_summary s;
-        s.count = count_;
-        if (count_ == 0) return s;
-        s.min = min();
-        s.max = max();
-        s.mean = mean();
-        s.stddev = stddev();
-        const std::uint64_t ranks[] = {rank_at(50.0), rank_at(90.0), rank_at(95.0), rank_at(99.0), rank_at(99.9)};
-        std::chrono::nanoseconds* const out[] = {&s.p50, &s.p90, &s.p95, &s.p99, &s.p999};
-        std::size_t next = 0;
-        std::uint64_t seen = 0;
-        const std::size_t hi = max_index();
-        for (std::size_t i = min_index(); i <= hi && next < std::size(ranks); ++i) {
-            seen += counts_[i];
-            for (; next < std::size(ranks) && seen >= ranks[next]; ++next) *out[next] = value_at_index(i);
-        }
-        return s;
-    }
+    [[nodiscard]] MCP_LOADTEST_DECL latency_summary summary() const noexcept;
 
     /// Count in bucket `index` (< counts_len); 0 before anything was recorded.
     [[nodiscard]] std::uint64_t count_at_index(std::size_t index) const noexcept {
@@ -311,10 +213,7 @@ private:
     static constexpr int leading_zero_count_base = 64 - unit_magnitude - sub_bucket_half_count_magnitude - 1;
     static constexpr std::uint64_t no_min = std::numeric_limits<std::uint64_t>::max();
 
-    static std::chrono::nanoseconds to_ns(std::uint64_t ns) noexcept {
-        constexpr auto most = static_cast<std::uint64_t>(std::numeric_limits<std::chrono::nanoseconds::rep>::max());
-        return std::chrono::nanoseconds{static_cast<std::chrono::nanoseconds::rep>(std::min(ns, most))};
-    }
+    static MCP_LOADTEST_DECL std::chrono::nanoseconds to_ns(std::uint64_t ns) noexcept;
 
     void allocate() { counts_.assign(counts_len, 0); }
 
@@ -328,19 +227,10 @@ private:
     // The 1-based rank of the p-th percentile (count_ > 0): floor(p% * count) + 1. A product
     // within rounding of a whole number counts as that number (0.29 * 100 is 28.999999999999996
     // in doubles and 0.07 * 100 is 7.000000000000001: both are exact ties).
-    [[nodiscard]] std::uint64_t rank_at(double p) const noexcept {
-        if (!(p > 0.0)) return 1;
-        const double exact = std::min(p, 100.0) / 100.0 * static_cast<double>(count_);
-        const double nearest = std::round(exact);
-        const double whole = std::abs(exact - nearest) <= 1e-12 * std::max(1.0, exact) ? nearest : std::floor(exact);
-        return std::clamp<std::uint64_t>(static_cast<std::uint64_t>(whole) + 1, 1, count_);
-    }
+    [[nodiscard]] MCP_LOADTEST_DECL std::uint64_t rank_at(double p) const noexcept;
 
     // For p > 0: the highest equivalent value of bucket `index`, in ns, clamped to [min, max].
-    [[nodiscard]] std::chrono::nanoseconds value_at_index(std::size_t index) const noexcept {
-        if (index == max_index()) return to_ns(max_ns_);
-        return to_ns(std::clamp(highest_equivalent_us(index) * 1000, min_ns_, max_ns_));
-    }
+    [[nodiscard]] MCP_LOADTEST_DECL std::chrono::nanoseconds value_at_index(std::size_t index) const noexcept;
 
     std::vector<std::uint64_t> counts_;  // empty until the first record or merge
     std::uint64_t count_ = 0;
@@ -354,19 +244,13 @@ namespace detail {
 
 // Builds histograms from decoded data (JSON, HdrHistogram encodings) after validation.
 struct histogram_access {
-    static latency_histogram make(std::vector<std::uint64_t> counts, std::uint64_t count, std::uint64_t saturated,
-                                  std::uint64_t sum_ns, std::uint64_t min_ns, std::uint64_t max_ns) {
-        latency_histogram h;
-        if (count == 0) return h;
-        h.counts_ = std::move(counts);
-        h.count_ = count;
-        h.saturated_ = saturated;
-        h.sum_ns_ = sum_ns;
-        h.min_ns_ = min_ns;
-        h.max_ns_ = max_ns;
-        return h;
-    }
+    static MCP_LOADTEST_DECL latency_histogram make(std::vector<std::uint64_t> counts, std::uint64_t count, std::uint64_t saturated,
+                                                    std::uint64_t sum_ns, std::uint64_t min_ns, std::uint64_t max_ns);
 };
 
 }  // namespace detail
 }  // namespace mcp_loadtest
+
+#if defined(MCP_LOADTEST_INCLUDE_IMPL)
+#include <mcp_loadtest/histogram/impl/latency_histogram.ipp>
+#endif

@@ -9,4 +9,19 @@
 #endif
 #define MCP_LOADTEST_COMPILING_LIBRARY 1
 
+#if defined(__GNUC__) && !defined(__clang__)
+// GCC warns when a coroutine defined in a header (here: an .ipp) keeps a
+// lambda in its frame; the definitions are compiled in this one file only.
+#pragma GCC diagnostic ignored "-Wsubobject-linkage"
+#endif
+
 #include <mcp_loadtest/mcp_loadtest.hpp>
+// What the umbrella leaves out: the test-framework-independent case runner
+// (doctest.hpp, catch2.hpp and gtest.hpp use it), call_every_tool(), the
+// protocol fuzzer, and strict validation where valijson is installed.
+#include <mcp_loadtest/call_every_tool.hpp>
+#include <mcp_loadtest/detail/case_runner.hpp>
+#include <mcp_loadtest/fuzz.hpp>
+#if __has_include(<valijson/validator.hpp>)
+#include <mcp_loadtest/strict.hpp>
+#endif

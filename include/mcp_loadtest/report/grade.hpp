@@ -3,6 +3,8 @@
 // ("Markdown reports and grades"), word for word as the comments below state them.
 #pragma once
 
+#include <mcp_loadtest/detail/config.hpp>
+
 #include <mcp_loadtest/detail/format.hpp>
 #include <mcp_loadtest/load_report.hpp>
 
@@ -30,25 +32,15 @@ struct report_grades {
     grade resources;
 };
 
-inline void to_json(json& j, const grade& g) {
-    j = json{{"dimension", g.dimension}, {"letter", g.letter_text()}, {"inputs", g.inputs}, {"meaning", g.meaning}};
-}
-inline void to_json(json& j, const report_grades& g) {
-    j = json{{"latency", g.latency}, {"errors", g.errors}, {"resources", g.resources}};
-}
+MCP_LOADTEST_DECL void to_json(json& j, const grade& g);
+MCP_LOADTEST_DECL void to_json(json& j, const report_grades& g);
 
 namespace detail {
 
 /// 'A' (best) .. 'F' (worst): the worse of two letters ('E' is never given).
-[[nodiscard]] inline char worse_grade(char a, char b) noexcept { return std::max(a, b); }
+[[nodiscard]] MCP_LOADTEST_DECL char worse_grade(char a, char b) noexcept;
 
-[[nodiscard]] inline char grade_by_limits(double value, double a, double b, double c, double d) noexcept {
-    if (value <= a) return 'A';
-    if (value <= b) return 'B';
-    if (value <= c) return 'C';
-    if (value <= d) return 'D';
-    return 'F';
-}
+[[nodiscard]] MCP_LOADTEST_DECL char grade_by_limits(double value, double a, double b, double c, double d) noexcept;
 
 template <class Names>
 [[nodiscard]] bool metric_is(std::string_view metric, const Names& names) {
@@ -78,47 +70,7 @@ template <class Names>
 /// or per step): F. Otherwise the worse of two letters: the p99 (A ≤ 100 ms, B ≤ 250 ms,
 /// C ≤ 1 s, D ≤ 5 s, else F) and, when the p99 is at least 10 ms, the tail ratio p99/p50
 /// (A ≤ 3, B ≤ 5, C ≤ 10, D ≤ 50, else F); below 10 ms the ratio is scheduling noise and not graded."
-[[nodiscard]] inline grade grade_latency(const load_report& r) {
-    grade g;
-    g.dimension = "latency";
-    const auto& l = r.overall.latency;
-    const double p99 = detail::ms(l.p99), p50 = detail::ms(l.p50);
-    const double ratio = p50 > 0 ? p99 / p50 : 0.0;
-    const std::size_t missed = detail::violations_of(r, detail::latency_metrics);
-    g.inputs = json{{"calls_measured", l.count}, {"p50_ms", p50}, {"p99_ms", p99}, {"tail_ratio", ratio},
-                    {"latency_thresholds_missed", missed}};
-    if (l.count == 0) {
-        g.meaning = "No call was measured, so there is no latency to grade.";
-        return g;
-    }
-    if (missed > 0) {
-        g.letter = 'F';
-        g.meaning = std::to_string(missed) + " latency objective(s) missed: callers wait longer than the service "
-                                             "level you set (see the violations).";
-        return g;
-    }
-    const char by_p99 = detail::grade_by_limits(p99, 100, 250, 1000, 5000);
-    const char by_ratio = p99 >= 10 ? detail::grade_by_limits(ratio, 3, 5, 10, 50) : 'A';
-    g.letter = detail::worse_grade(by_p99, by_ratio);
-    const std::string p99_text = detail::format_ms(l.p99);
-    switch (g.letter) {
-        case 'A': g.meaning = "99% of calls ended within " + p99_text + " and the tail stays close to the median."; break;
-        case 'B': g.meaning = "Responsive: 99% of calls within " + p99_text + ", with a modest slow tail."; break;
-        case 'C':
-            g.meaning = by_ratio >= by_p99 ? "A noticeable slow tail: the slowest 1% take " + detail::format_plain(ratio) +
-                                                 "x the median; look for contention or queueing."
-                                           : "Sluggish: 1 call in 100 takes longer than " + p99_text + ".";
-            break;
-        case 'D':
-            g.meaning = "Slow: 1 call in 100 takes " + p99_text + " or more (" + detail::format_plain(ratio) +
-                        "x the median); users will notice.";
-            break;
-        default:
-            g.meaning = "Very slow tail: 1 call in 100 takes " + p99_text + " (" + detail::format_plain(ratio) +
-                        "x the median); clients with timeouts will fail.";
-    }
-    return g;
-}
+[[nodiscard]] MCP_LOADTEST_DECL grade grade_latency(const load_report& r);
 
 /// Errors. Rule: "No call and no failure recorded: '-'. F: the run aborted, any crash or deadlock,
 /// an error rate above 5 %, or a missed error objective. D: any hang, any protocol violation, or an error rate
@@ -126,113 +78,19 @@ template <class Names>
 /// scenario, or dropped arrival. B: any other error or late reply. A: none of these."
 /// (Error objectives: error_rate, overall or per tool or step, and the counts hangs, deadlocks,
 /// dropped, protocol_violations, schema_violations, failed_checks, exceptions, outcomes.*.)
-[[nodiscard]] inline grade grade_errors(const load_report& r) {
-    grade g;
-    g.dimension = "errors";
-    const double rate = r.error_rate();
-    std::size_t missed = 0;
-    for (const auto& v : r.violations)
-        if (detail::metric_is(v.metric, detail::error_metrics) ||
-            v.metric.rfind("outcomes.", 0) == 0)
-            ++missed;
-    g.inputs = json{{"calls", r.overall.calls()},     {"errors", r.overall.outcomes.errors()},
-                    {"error_rate", rate},             {"hangs", r.hangs()},
-                    {"deadlocks", r.deadlocks()},     {"crashes", r.crashes()},
-                    {"protocol_violations", r.protocol_violations},
-                    {"schema_violations", r.schema_violations},
-                    {"failed_checks", r.failures.failed_checks},
-                    {"exceptions", r.failures.exceptions},
-                    {"dropped", r.dropped},           {"late_replies", r.late_replies},
-                    {"aborted", r.aborted},           {"error_thresholds_missed", missed}};
-    if (r.overall.calls() == 0 && r.failures.empty() && !r.aborted) {
-        g.meaning = "No call ended, so there are no errors to grade.";
-        return g;
-    }
-    const std::string pct = detail::format_pct(rate);
-    if (r.aborted || r.crashes() || r.deadlocks() || rate > 0.05 || missed > 0) {
-        g.letter = 'F';
-        if (r.aborted) g.meaning = "The run was stopped early: " + r.abort_reason;
-        else if (r.crashes()) g.meaning = "The server crashed under load: every caller of that process lost its work.";
-        else if (r.deadlocks()) g.meaning = "Calls never got an answer (deadlock): the server stops serving under this load.";
-        else if (missed > 0) g.meaning = "An error objective was missed (see the violations).";
-        else g.meaning = pct + " of calls failed: more than 1 in 20 callers get an error.";
-    } else if (r.hangs() || r.protocol_violations || rate > 0.01) {
-        g.letter = 'D';
-        g.meaning = r.hangs() ? "Some calls hung past their timeout before answering: callers with deadlines fail."
-                    : r.protocol_violations ? "The server broke the protocol: strict clients will drop the connection."
-                                            : pct + " of calls failed: more than 1 in 100 callers get an error.";
-    } else if (rate > 0.001 || r.schema_violations || !r.failures.empty() || r.dropped) {
-        g.letter = 'C';
-        g.meaning = r.dropped ? "Some arrivals could not start (the in-flight cap was reached): the load asked was not delivered."
-                    : !r.failures.empty() ? "Scenario checks failed or threw: some replies were not what the test expects."
-                    : r.schema_violations ? "Replies broke their declared schemas: clients that validate will reject them."
-                                          : pct + " of calls failed: errors are rare but present.";
-    } else if (r.overall.outcomes.errors() || r.late_replies) {
-        g.letter = 'B';
-        g.meaning = r.overall.outcomes.errors() ? "A few calls failed (" + pct + "); worth a look at the samples."
-                                                : "Replies arrived after their calls had given up (late replies).";
-    } else {
-        g.letter = 'A';
-        g.meaning = "Every call succeeded: no errors, hangs, crashes or protocol violations.";
-    }
-    return g;
-}
+[[nodiscard]] MCP_LOADTEST_DECL grade grade_errors(const load_report& r);
 
 /// Resources. Rule: "No leak analysis (no process sampled): '-'. F: any leak verdict `leak` or a
 /// missed resource objective (rss_growth_mb, leak_slope_mb_per_s, fd_growth, thread_growth).
 /// Otherwise by the largest predicted growth as a share of the growth allowed, over every resource
 /// of every process: A ≤ 25 %, B ≤ 50 %, C ≤ 100 % (or any verdict indeterminate or
 /// insufficient_data, which caps the grade at C), D above 100 % without a leak verdict."
-[[nodiscard]] inline grade grade_resources(const load_report& r) {
-    grade g;
-    g.dimension = "resources";
-    std::size_t analyses = 0, leaks = 0, unsure = 0;
-    double worst_share = 0;
-    std::string worst;
-    for (const auto& p : r.processes)
-        for (const auto& l : p.leaks) {
-            ++analyses;
-            if (l.verdict == leak_verdict::leak) ++leaks;
-            if (l.verdict == leak_verdict::indeterminate || l.verdict == leak_verdict::insufficient_data) ++unsure;
-            const double share = l.threshold > 0 ? std::max(0.0, l.predicted_growth) / l.threshold : 0.0;
-            if (share >= worst_share) {
-                worst_share = share;
-                worst = "server[" + std::to_string(p.session) + "] " + l.resource;
-            }
-        }
-    const std::size_t missed = detail::violations_of(r, detail::resource_metrics);
-    g.inputs = json{{"processes", r.processes.size()}, {"analyses", analyses},        {"leaks", leaks},
-                    {"unsure", unsure},                {"worst_growth_share", worst_share}, {"worst", worst},
-                    {"resource_thresholds_missed", missed}};
-    if (analyses == 0 && missed == 0) {
-        g.meaning = "No server process was sampled, so resources were not graded.";
-        return g;
-    }
-    if (leaks > 0 || missed > 0) {
-        g.letter = 'F';
-        g.meaning = leaks ? "A resource grows steadily under load (a leak): a long-running server will run out of it."
-                          : "A resource objective was missed (see the violations).";
-        return g;
-    }
-    g.letter = detail::grade_by_limits(worst_share, 0.25, 0.5, 1.0, 1.0);
-    if (g.letter == 'F') g.letter = 'D';
-    if (unsure > 0) g.letter = detail::worse_grade(g.letter, 'C');
-    switch (g.letter) {
-        case 'A': g.meaning = "Memory, descriptors and threads stayed flat."; break;
-        case 'B': g.meaning = "Resources grew a little (" + worst + " used " + detail::format_pct(worst_share) +
-                              " of its allowance): fine for this run, watch it in longer ones."; break;
-        case 'C':
-            g.meaning = unsure ? "Some resource series were too short or too noisy to judge: run longer to know."
-                               : "Growth is close to the allowance (" + worst + "); a longer soak would tell.";
-            break;
-        default:
-            g.meaning = worst + " grew past its allowance, though not steadily enough to call it a leak: run a soak.";
-    }
-    return g;
-}
+[[nodiscard]] MCP_LOADTEST_DECL grade grade_resources(const load_report& r);
 
-[[nodiscard]] inline report_grades grade_report(const load_report& r) {
-    return {grade_latency(r), grade_errors(r), grade_resources(r)};
-}
+[[nodiscard]] MCP_LOADTEST_DECL report_grades grade_report(const load_report& r);
 
 }  // namespace mcp_loadtest
+
+#if defined(MCP_LOADTEST_INCLUDE_IMPL)
+#include <mcp_loadtest/report/impl/grade.ipp>
+#endif

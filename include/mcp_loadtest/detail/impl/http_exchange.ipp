@@ -1,0 +1,34 @@
+// Definitions of detail/http_exchange.hpp (header-only: included by it; separate
+// compilation: compiled once by impl/src.hpp).
+#pragma once
+
+#include <mcp_loadtest/detail/http_exchange.hpp>
+
+namespace mcp_loadtest::detail {
+
+MCP_LOADTEST_DECL sse::parser& http_exchange::events() {
+    if (!sse_events) sse_events = std::make_unique<sse::parser>(max_event_bytes);
+    return *sse_events;
+}
+
+MCP_LOADTEST_DECL void append_http_header_value(std::string& out, std::string_view v) {
+    bool safe = !v.empty() && v.front() != ' ' && v.back() != ' ' && v.rfind("=?base64?", 0) != 0;
+    for (unsigned char c : v)
+        if (c < 0x20 || c > 0x7e) safe = false;
+    if (safe) {
+        out += v;
+        return;
+    }
+    out += "=?base64?";
+    base64_append(out, std::span<const std::uint8_t>(reinterpret_cast<const std::uint8_t*>(v.data()), v.size()));
+    out += "?=";
+}
+
+MCP_LOADTEST_DECL bool is_json_media_type(std::string_view content_type) {
+    std::string type(content_type.substr(0, content_type.find(';')));
+    std::transform(type.begin(), type.end(), type.begin(),
+                   [](unsigned char ch) { return static_cast<char>(std::tolower(ch)); });
+    return type.find("json") != std::string::npos;
+}
+
+}  // namespace mcp_loadtest::detail

@@ -1,0 +1,41 @@
+// Definitions of detail/send_request.hpp (header-only: included by it; separate
+// compilation: compiled once by impl/src.hpp).
+#pragma once
+
+#include <mcp_loadtest/detail/send_request.hpp>
+
+#include <mcp_loadtest/detail/jsonrpc_writer.hpp>
+
+#include <memory>
+#include <string>
+#include <string_view>
+#include <utility>
+
+namespace mcp_loadtest::detail {
+
+MCP_LOADTEST_DECL asio::awaitable<call_result> start_request(std::shared_ptr<session_core> core,
+                                                              session_core::request_line&& req) {
+    return asio::async_initiate<const asio::use_awaitable_t<>&, void(call_result)>(
+        start_request_initiation{std::move(core)}, asio::use_awaitable, std::move(req));
+}
+
+MCP_LOADTEST_DECL asio::awaitable<call_result> send_request(session_core& c, std::string_view method, const json& params,
+                                                             std::string tool, call_options options) {
+    session_core::request_line req;
+    req.id = c.next_id();
+    req.line = c.take_line_buffer();
+    req.method.assign(method);
+    req.tool = std::move(tool);
+    req.options = options;
+    const bool modern = c.era() == protocol_era::modern;
+    req.params_members_at =
+        write_request(req.line, req.id, method, params, modern ? &c.modern_meta() : nullptr, options.progress);
+    return start_request(c.shared_from_this(), std::move(req));
+}
+
+MCP_LOADTEST_DECL asio::awaitable<call_result> send_request(session_core& c, std::string_view method, const json& params,
+                                                             call_options options) {
+    return send_request(c, method, params, std::string(), options);
+}
+
+}  // namespace mcp_loadtest::detail
