@@ -170,6 +170,19 @@ MCP_LOADTEST_CASE("patterns: a step uses the previous result, abort_pattern stop
     std::filesystem::remove(options.trace_path);
 }
 
+MCP_LOADTEST_CASE("a trace that cannot be written costs the trace, never the run") {
+    // /dev/full opens, then every write fails with ENOSPC: the writer stops, the run goes on.
+    auto server = fixture("echo_server.py");
+    auto options = quick_options();
+    options.trace_path = "/dev/full";
+    const auto calls = mlt::mix::single("echo", mlt::args("message", "x"));
+    const mlt::workload load = mlt::closed_load{.users = 4, .duration = 1s, .max_iterations = 20000};
+    auto report = co_await mlt::run(server, load, calls, mlt::thresholds{}, options);
+    CHECK(report.overall.calls() > 0);
+    CHECK(report.overall.outcomes[mlt::outcome::ok] == report.overall.calls());
+    CHECK(report.passed);
+}
+
 MCP_LOADTEST_CASE("generated arguments are reproducible from the seed") {
     auto server = fixture("echo_server.py");
     std::vector<std::int64_t> first, second, other;

@@ -31,7 +31,7 @@ struct run_directory_options {
     std::filesystem::path root{};
     /// The directory's name, slugified; empty: the current case's name ("run" outside a case).
     std::string name{};
-    /// trace.jsonl when trace_path is empty: ~170 bytes and ~1.3 µs per call (docs/benchmarks.md).
+    /// trace.jsonl when trace_path is empty: ~170 bytes and ~0.1 µs of CPU per call (docs/benchmarks.md).
     bool trace = true;
     /// stderr-<session>.log for stdio servers whose stderr is `inherit` (tee'd: still shown).
     bool server_stderr = true;

@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <cstdio>
 #include <map>
 #include <memory>
 #include <stdexcept>
@@ -552,6 +553,12 @@ MCP_LOADTEST_DECL void load_engine::finish_report(clock::duration elapsed, std::
         for (const auto& p : r.processes)
             for (const auto& sample : p.samples) trace_->write_sample(p.session, sample);
         trace_->close();
+        // A write error stops the trace, never the run: say so, the measurement stands.
+        if (trace_->failed())
+            std::fprintf(stderr,
+                         "mcp_loadtest::run: the trace '%s' is incomplete: writing it failed (disk full or the file "
+                         "removed?). The report is complete. Hint: free space, or set a writable trace_path.\n",
+                         options_.trace_path.string().c_str());
     }
 
     judge_generator(r.generator, r.duration_s, cpu, send_lag_, interval_hint_);
