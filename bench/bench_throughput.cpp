@@ -1,6 +1,8 @@
-// End-to-end throughput of one mcp-loadtest session against a hand-written
-// raw driver (raw_driver.hpp), measured in the same run against the same fast
-// stdio server (fast_echo_server.cpp); memory per in-flight call with 100,000
+// End-to-end throughput of mcp-loadtest against a hand-written raw driver
+// (raw_driver.hpp), measured in the same run against the same fast stdio server
+// (fast_echo_server.cpp), two ways: `co_await call_tool` in W user coroutines on
+// one session ("loop"), and mlt::run() with a closed load of W users on one
+// session, no trace, no sampling ("run()"); memory per in-flight call with 100,000
 // calls in flight; and a fixed-work mode for counting instructions per request
 // under callgrind (instructions_per_request.sh).
 //
@@ -17,8 +19,9 @@
 //       --sustained S       then 64 in flight for S s (default 4; 0 skips) with a per-call
 //                           timeout of --sustained-timeout T s (default 1): req/s and RSS per second
 //     bench_throughput --memory-only N [--when-all]   the memory test alone (a fresh process)
-//     bench_throughput --count N [--raw]              exactly N requests at 64 in flight, nothing
-//                                                     else (for callgrind)
+//     bench_throughput --count N [--raw | --run]      exactly N requests at 64 in flight, nothing
+//                                                     else (for callgrind): the loop, the raw
+//                                                     driver, or run() (N iterations)
 //
 // It prints figures and the targets they are compared with; it asserts no
 // timing. It exits non-zero only if a call failed (a correctness check).
@@ -69,6 +72,7 @@ struct config {
     bool when_all_mode = false;
     std::uint64_t count = 0;
     bool count_raw = false;
+    bool count_run = false;
     std::string self;
 };
 
@@ -242,9 +246,32 @@ mlt::stdio_server library_server(const config& c, bool pinned) {
 
 struct row {
     std::size_t window = 0;
-    stats raw, lib;
-    double ratio = 0;
+    stats raw, lib, run;
+    double ratio = 0, run_ratio = 0;
 };
+
+// mlt::run() as a user would call it: a closed load of `users` on one session
+// (no think time), one tool, no trace, no sampling, no run directory.
+// `iterations` > 0 stops after that many (the count mode). Returns calls/s of
+// the load phase as the report measures it (connect and close excluded).
+asio::awaitable<double> run_path(const mlt::stdio_server& server, std::size_t users, clk::duration duration,
+                                 std::uint64_t iterations, std::uint64_t& failed) {
+    mlt::closed_load load;
+    load.users = users;
+    load.duration = std::chrono::duration_cast<std::chrono::nanoseconds>(duration);
+    load.max_iterations = iterations;
+    const auto calls = mlt::mix::single("echo", mlt::args("message", "x"));
+    mlt::run_options options;
+    options.sample_interval = std::chrono::milliseconds(0);
+    options.run_directory.enabled = false;
+    options.progress = mlt::progress_mode::off;
+    options.list_before_run = false;
+    const mlt::thresholds none{};
+    const mlt::workload w = load;
+    const mlt::load_report report = co_await mlt::run(server, w, calls, none, options);
+    failed = report.overall.calls() - report.overall.outcomes[mlt::outcome::ok];
+    co_return report.throughput_rps;
+}
 
 int failures_total = 0;
 
@@ -263,7 +290,7 @@ asio::awaitable<std::vector<row>> throughput(const config& c, bool pinned) {
     for (std::size_t w : c.windows) {
         (void)raw.run(w, warm_len);
         (void)co_await lib_run(s, args, w, ns(warm_len));
-        std::vector<double> raw_rates, lib_rates;
+        std::vector<double> raw_rates, lib_rates, run_rates;
         std::uint64_t raw_requests = 0, lib_requests = 0;
         io_calls raw_io, lib_io;
         for (int r = 0; r < c.runs; ++r) {
@@ -291,21 +318,32 @@ asio::awaitable<std::vector<row>> throughput(const config& c, bool pinned) {
                             static_cast<unsigned long long>(lf.failed), w, lf.first_failure.c_str());
                 ++failures_total;
             }
+            std::uint64_t run_failed = 0;
+            const double run_rate = co_await run_path(server, w, run_len, 0, run_failed);
+            if (run_failed) {
+                std::printf("  run(): %llu failed calls at W=%zu\n", static_cast<unsigned long long>(run_failed), w);
+                ++failures_total;
+            }
             raw_rates.push_back(rf.per_second());
             lib_rates.push_back(lf.per_second());
+            run_rates.push_back(run_rate);
             if (c.verbose)
-                std::printf("        run %d: raw %s/s, library %s/s\n", r + 1, fmt_rate(rf.per_second()).c_str(),
-                            fmt_rate(lf.per_second()).c_str());
+                std::printf("        run %d: raw %s/s, loop %s/s, run() %s/s\n", r + 1,
+                            fmt_rate(rf.per_second()).c_str(), fmt_rate(lf.per_second()).c_str(),
+                            fmt_rate(run_rate).c_str());
         }
         row rw;
         rw.window = w;
         rw.raw = summarize(raw_rates);
         rw.lib = summarize(lib_rates);
+        rw.run = summarize(run_rates);
         rw.ratio = rw.raw.median > 0 ? rw.lib.median / rw.raw.median : 0;
+        rw.run_ratio = rw.raw.median > 0 ? rw.run.median / rw.raw.median : 0;
         const auto per = [](std::uint64_t n, std::uint64_t d) { return d ? static_cast<double>(n) / static_cast<double>(d) : 0.0; };
-        std::printf("  %4zu  %9s (%4.1f%%)  %9s (%4.1f%%)   %5.2fx   %-8s  %5.1f / %5.1f   %5.1f / %5.1f\n", w,
+        std::printf("  %4zu  %9s (%4.1f%%)  %9s (%4.1f%%) %5.2fx  %9s (%4.1f%%) %5.2fx  %-8s  %5.1f / %5.1f   %5.1f / %5.1f\n", w,
                     fmt_rate(rw.raw.median).c_str(), rw.raw.spread_pct(), fmt_rate(rw.lib.median).c_str(),
-                    rw.lib.spread_pct(), rw.ratio, w == 1 ? ">= 0.70x" : (w >= 16 ? ">= 0.80x" : "-"),
+                    rw.lib.spread_pct(), rw.ratio, fmt_rate(rw.run.median).c_str(), rw.run.spread_pct(), rw.run_ratio,
+                    w == 1 ? ">= 0.70x" : (w >= 16 ? ">= 0.80x" : "-"),
                     per(raw_requests, raw_io.writes), per(lib_requests, lib_io.writes),
                     per(raw_requests, raw_io.reads), per(lib_requests, lib_io.reads));
         std::fflush(stdout);
@@ -482,6 +520,13 @@ asio::awaitable<int> count_mode(const config& c) {
                     static_cast<unsigned long long>(f.errors), f.seconds);
         co_return f.ok == c.count ? 0 : 1;
     }
+    if (c.count_run) {
+        std::uint64_t failed = 0;
+        (void)co_await run_path(library_server(c, false), window, std::chrono::hours(1), c.count, failed);
+        std::printf("run(): %llu iterations, %llu failed\n", static_cast<unsigned long long>(c.count),
+                    static_cast<unsigned long long>(failed));
+        co_return failed == 0 ? 0 : 1;
+    }
     const mlt::arguments args = bench_arguments();
     mlt::stdio_server server = library_server(c, false);
     mlt::session s = co_await mlt::connect(server);
@@ -526,9 +571,10 @@ asio::awaitable<int> run_all(const config& c) {
             set_affinity(all);
             std::printf("\nunpinned: driver and server free on all CPUs\n");
         }
-        std::printf("     W    raw req/s (spread)  library req/s (spread)   lib/raw  target    "
+        std::printf("     W    raw req/s (spread)  loop req/s (spread)  /raw   run() req/s (spread) /raw  target    "
                     "req/write()     req/read()\n"
-                    "                                                                      raw / lib       raw / lib\n");
+                    "                                                                                            "
+                    "raw / loop      raw / loop\n");
         results.emplace_back(pinned, co_await throughput(c, pinned));
     }
     set_affinity(all);
@@ -538,8 +584,9 @@ asio::awaitable<int> run_all(const config& c) {
         std::printf("  %-9s", pinned ? "pinned" : "unpinned");
         for (const auto& r : rows) {
             const double target = r.window == 1 ? 0.7 : (r.window >= 16 ? 0.8 : 0.0);
-            std::printf("  W=%zu %.2fx%s", r.window, r.ratio,
-                        target == 0.0 ? "" : (r.ratio >= target ? " (met)" : " (missed)"));
+            std::printf("  W=%zu loop %.2fx%s, run() %.2fx%s", r.window, r.ratio,
+                        target == 0.0 ? "" : (r.ratio >= target ? " (met)" : " (missed)"), r.run_ratio,
+                        target == 0.0 ? "" : (r.run_ratio >= target ? " (met)" : " (missed)"));
         }
         std::printf("\n");
     }
@@ -597,6 +644,7 @@ int main(int argc, char** argv) {
         else if (a == "--when-all") c.when_all_mode = true;
         else if (a == "--count") c.count = std::strtoull(next(), nullptr, 10);
         else if (a == "--raw") c.count_raw = true;
+        else if (a == "--run") c.count_run = true;
         else if (a == "--verbose") c.verbose = true;
         else if (a == "--sustained") c.sustained = std::strtod(next(), nullptr);
         else if (a == "--sustained-timeout") c.sustained_timeout = std::strtod(next(), nullptr);

@@ -4,14 +4,17 @@
 #     bench/instructions_per_request.sh [BENCH_THROUGHPUT] [N1] [N2] [TOP]
 #
 # Runs `bench_throughput --count N` (one session, 64 calls in flight, exactly N
-# tools/call requests against fast_echo_server) under
+# tools/call requests against fast_echo_server; `co_await call_tool` in 64 user
+# coroutines) and `--count N --run` (the same through mlt::run(): a closed load
+# of 64 users, N iterations) under
 # `valgrind --tool=callgrind` for N1 and for N2 requests, and prints the
 # marginal cost (Ir(N2) - Ir(N1)) / (N2 - N1), which cancels start-up, the
 # handshake and shutdown. Only the client process is counted (no
 # --trace-children): the server runs natively. The same is done for the raw
 # driver (`--count N --raw`) as the baseline, then the TOP functions by
 # marginal instructions per request, self and inclusive (callgrind_annotate on
-# both runs, subtracted per function).
+# both runs, subtracted per function) of the path PROFILE names: run (default)
+# or loop.
 #
 # Defaults: build/default/bench/bench_throughput, N1=20000, N2=120000, TOP=25.
 # Set KEEP=dir to keep the callgrind output files. Prints figures; asserts nothing
@@ -60,17 +63,22 @@ callgrind_run() {
     sed -n 's/^totals: *\([0-9]*\).*/\1/p' "$file" | head -n 1
 }
 
-lib1=$(callgrind_run library "$n1")
-lib2=$(callgrind_run library "$n2")
+profile=${PROFILE:-run}
+case $profile in run | loop) ;; *) echo "PROFILE must be run or loop" >&2; exit 2 ;; esac
+
+loop1=$(callgrind_run loop "$n1")
+loop2=$(callgrind_run loop "$n2")
+run1=$(callgrind_run run "$n1" --run)
+run2=$(callgrind_run run "$n2" --run)
 raw1=$(callgrind_run raw "$n1" --raw)
 raw2=$(callgrind_run raw "$n2" --raw)
 
-awk -v l1="$lib1" -v l2="$lib2" -v r1="$raw1" -v r2="$raw2" -v n1="$n1" -v n2="$n2" 'BEGIN {
-    lib = (l2 - l1) / (n2 - n1); raw = (r2 - r1) / (n2 - n1);
+awk -v l1="$loop1" -v l2="$loop2" -v u1="$run1" -v u2="$run2" -v r1="$raw1" -v r2="$raw2" -v n1="$n1" -v n2="$n2" 'BEGIN {
+    loop = (l2 - l1) / (n2 - n1); run = (u2 - u1) / (n2 - n1); raw = (r2 - r1) / (n2 - n1);
     printf "callgrind, client process only, 64 calls in flight, marginal over N = %d -> %d\n", n1, n2;
-    printf "  library:    Ir %d -> %d   %7.0f instructions/request   (target <= 2500)\n", l1, l2, lib;
+    printf "  run():      Ir %d -> %d   %7.0f instructions/request   (target <= 2500)   %.1fx raw\n", u1, u2, run, run / raw;
+    printf "  loop:       Ir %d -> %d   %7.0f instructions/request   (co_await call_tool)  %.1fx raw\n", l1, l2, loop, loop / raw;
     printf "  raw driver: Ir %d -> %d   %7.0f instructions/request\n", r1, r2, raw;
-    printf "  library / raw: %.1fx\n", lib / raw;
 }'
 
 # Per-function marginal cost: annotate both library runs, subtract, divide.
@@ -78,7 +86,7 @@ awk -v l1="$lib1" -v l2="$lib2" -v r1="$raw1" -v r2="$raw2" -v n1="$n1" -v n2="$
 per_function() {
     mode=$1  # no | yes (inclusive)
     for n in "$n1" "$n2"; do
-        callgrind_annotate --inclusive="$mode" --auto=no --threshold=100 "$out/library.$n.callgrind" \
+        callgrind_annotate --inclusive="$mode" --auto=no --threshold=100 "$out/$profile.$n.callgrind" \
             >"$out/annotate.$mode.$n.txt" 2>/dev/null
     done
     awk -v dn=$((n2 - n1)) -v mode="$mode" '
@@ -106,7 +114,7 @@ per_function() {
 }
 
 echo
-echo "top $top functions by marginal instructions/request, self (exclusive) cost:"
+echo "$profile path: top $top functions by marginal instructions/request, self (exclusive) cost:"
 per_function no
 echo
 echo "top $top by inclusive cost (a function and everything it calls):"

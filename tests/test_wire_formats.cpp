@@ -1,11 +1,13 @@
 // Unit tests of the I/O-free wire-format codecs behind the network transports: URLs, HTTP/1.1
-// requests and responses, Server-Sent Events, WebSocket handshake and frames, SHA-1 and base64.
+// requests and responses, Server-Sent Events, WebSocket handshake and frames, SHA-1 and base64,
+// and the tools/call request writer.
 // Every incremental parser is fed each message whole, one byte at a time and split at every
 // position, and must produce the same transcript each time, compared against a literal.
 #include <doctest/doctest.h>
 #include <mcp_loadtest/detail/base64.hpp>
 #include <mcp_loadtest/detail/http1.hpp>
 #include <mcp_loadtest/detail/json_scan.hpp>
+#include <mcp_loadtest/detail/jsonrpc_writer.hpp>
 #include <mcp_loadtest/detail/sha1.hpp>
 #include <mcp_loadtest/detail/sse.hpp>
 #include <mcp_loadtest/detail/url.hpp>
@@ -1424,4 +1426,50 @@ TEST_CASE("http1: a close-delimited body over the limit delivers the same bytes 
         REQUIRE(body == "0123456789");
         REQUIRE(error == http1::errc::body_too_large);
     });
+}
+
+TEST_CASE("jsonrpc writer: tools/call lines, the sized hot path and the general one agree") {
+    // The hot path (legacy era, no progress, a name without escapes) writes in
+    // place; every other case appends piece by piece. Both must write the same
+    // envelope and point at the params' members.
+    const auto write = [](std::uint64_t id, std::string_view name, std::string_view args, d::request_meta meta,
+                          std::string prefix = {}) {
+        std::string line = std::move(prefix);
+        const std::uint32_t members_at = d::write_tool_call(line, id, name, args, meta);
+        return std::pair{line, members_at};
+    };
+    for (const std::uint64_t id : {0ULL, 7ULL, 1234567890123ULL, 18446744073709551615ULL}) {
+        const auto [line, at] = write(id, "echo", R"({"message":"x"})", {});
+        CHECK(line == R"({"jsonrpc":"2.0","id":)" + std::to_string(id) +
+                          R"(,"method":"tools/call","params":{"name":"echo","arguments":{"message":"x"}}})" + "\n");
+        CHECK(line.substr(at, 7) == R"("name":)");
+    }
+    {  // an escaped name: the general path
+        const auto [line, at] = write(3, "a\"b\n", "{}", {});
+        CHECK(line == R"({"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"a\"b\n","arguments":{}}})"
+                      "\n");
+        CHECK(line.substr(at, 7) == R"("name":)");
+    }
+    {  // progress asked for: the token is the id
+        d::request_meta meta;
+        meta.progress = true;
+        const auto [line, at] = write(9, "echo", "{}", meta);
+        CHECK(line == R"({"jsonrpc":"2.0","id":9,"method":"tools/call","params":{"name":"echo","arguments":{},)"
+                      R"("_meta":{"progressToken":9}}})" "\n");
+        CHECK(line.substr(at, 7) == R"("name":)");
+    }
+    {  // the modern era: its _meta first
+        const std::string members = R"("k":1)";
+        d::request_meta meta;
+        meta.modern_members = &members;
+        const auto [line, at] = write(5, "echo", "{}", meta);
+        CHECK(line == R"({"jsonrpc":"2.0","id":5,"method":"tools/call","params":{"_meta":{"k":1},"name":"echo",)"
+                      R"("arguments":{}}})" "\n");
+        CHECK(line.substr(at, 8) == R"("_meta":)");
+    }
+    {  // a reused buffer: written after what it holds, offsets from its start
+        const auto [line, at] = write(1, "t", "{}", {}, "xyz");
+        CHECK(line == R"(xyz{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"t","arguments":{}}})" "\n");
+        CHECK(line.substr(at, 7) == R"("name":)");
+    }
 }

@@ -70,6 +70,10 @@ private:
 /// allocation for a name already seen.
 class coverage_tracker {
 public:
+    coverage_tracker() = default;
+    coverage_tracker(const coverage_tracker&) = delete;  // it points into its own map
+    coverage_tracker& operator=(const coverage_tracker&) = delete;
+
     void listed(std::string_view kind, std::string_view name) { entry(kind, name).listed = true; }
     MCP_LOADTEST_DECL void called(std::string_view kind, std::string_view name, outcome o);
     [[nodiscard]] MCP_LOADTEST_DECL coverage_report report() const;
@@ -86,6 +90,7 @@ private:
         }
     };
     std::map<std::pair<std::string, std::string>, coverage_item, key_less> entries_;
+    coverage_item* last_ = nullptr;  // the last entry found: calls of one tool in a row look it up once
 };
 
 // ---- JSON ------------------------------------------------------------------

@@ -68,6 +68,8 @@ struct iteration_origin {
     std::size_t session = 0;
 };
 
+class load_engine;
+
 class tally_recorder final : public step_recorder {
 public:
     scenario_tally tally;
@@ -120,6 +122,8 @@ public:
     [[nodiscard]] const detail::iteration_origin& origin() const noexcept { return origin_; }
 
 private:
+    friend class detail::load_engine;  // its fast path for a mix measures calls as measure() does
+
     struct owned {
         explicit owned(std::uint64_t seed) : rng(seed) {}
         load_rng rng;

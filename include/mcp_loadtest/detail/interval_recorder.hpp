@@ -22,6 +22,8 @@ namespace mcp_loadtest::detail {
 class interval_recorder {
 public:
     explicit interval_recorder(std::chrono::nanoseconds length) : length_(length.count() > 0 ? length : std::chrono::seconds(1)) {}
+    interval_recorder(const interval_recorder&) = delete;  // it points into its own map
+    interval_recorder& operator=(const interval_recorder&) = delete;
 
     /// One call's latency, ended in interval `index` (from the start of the run). A call ending in an
     /// interval already closed (several sessions) goes into the current one. `tool` empty: only in "".
@@ -42,6 +44,8 @@ private:
     std::size_t current_ = 0;
     latency_histogram all_;
     std::map<std::string, latency_histogram, std::less<>> per_tool_;
+    std::string last_tool_;  // the last tool recorded and its histogram: one lookup per run for a one-tool mix
+    latency_histogram* last_histogram_ = nullptr;
     std::vector<latency_interval> closed_;
 };
 

@@ -195,6 +195,15 @@ private:
     asio::steady_timer* driver_timer_ = nullptr;  // the users driver's wait, while it waits
 
     load_report report_;
+    // The last tool and method recorded, and their entries: a mix of one tool
+    // (the common case) looks each up once per run rather than once per call.
+    struct last_lookup {
+        std::string key;
+        call_stats* stats = nullptr;
+    };
+    last_lookup last_tool_, last_method_;
+    MCP_LOADTEST_DECL static call_stats& stats_of(std::map<std::string, call_stats>& in, const std::string& key,
+                                                  last_lookup& last);
     std::vector<stage_report> stages_;
     // run_options::cancel
     std::map<std::pair<std::size_t, std::uint64_t>, injected_cancel> injected_;  // (session, request id)

@@ -26,6 +26,7 @@ struct mix_iteration_job {
 
     MCP_LOADTEST_DECL asio::awaitable<void> run();
     call_options options;
+    std::size_t choice = static_cast<std::size_t>(-1);  ///< drawn already (the load engine's fast path), else drawn by run()
 };
 
 /// The body run() uses for a mix; `options` bound every call.

@@ -92,13 +92,17 @@ MCP_LOADTEST_DECL coverage_report coverage_tracker::report() const {
 }
 
 MCP_LOADTEST_DECL coverage_item& coverage_tracker::entry(std::string_view kind, std::string_view name) {
+    if (last_ && last_->name == name && last_->kind == kind) return *last_;
     auto it = entries_.find(std::pair{kind, name});
-    if (it != entries_.end()) return it->second;
-    coverage_item item;
-    item.kind.assign(kind);
-    item.name.assign(name);
-    auto key = std::pair{item.kind, item.name};
-    return entries_.emplace(std::move(key), std::move(item)).first->second;
+    if (it == entries_.end()) {
+        coverage_item item;
+        item.kind.assign(kind);
+        item.name.assign(name);
+        auto key = std::pair{item.kind, item.name};
+        it = entries_.emplace(std::move(key), std::move(item)).first;
+    }
+    last_ = &it->second;  // std::map's nodes stay put
+    return *last_;
 }
 
 MCP_LOADTEST_DECL void to_json(json& j, const coverage_item& i) {

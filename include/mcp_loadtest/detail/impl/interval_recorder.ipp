@@ -18,9 +18,13 @@ MCP_LOADTEST_DECL void interval_recorder::record(std::size_t index, std::string_
     if (index > current_) close_until(index);
     all_.record(latency);
     if (tool.empty()) return;
-    auto found = per_tool_.find(tool);
-    if (found == per_tool_.end()) found = per_tool_.emplace(std::string(tool), latency_histogram{}).first;
-    found->second.record(latency);
+    if (!last_histogram_ || tool != last_tool_) {
+        auto found = per_tool_.find(tool);
+        if (found == per_tool_.end()) found = per_tool_.emplace(std::string(tool), latency_histogram{}).first;
+        last_histogram_ = &found->second;  // std::map's nodes stay put
+        last_tool_.assign(tool);
+    }
+    last_histogram_->record(latency);
 }
 
 MCP_LOADTEST_DECL void interval_recorder::finish(std::chrono::nanoseconds elapsed, std::vector<latency_interval>& out) {

@@ -4,6 +4,9 @@
 
 #include <mcp_loadtest/detail/jsonrpc_writer.hpp>
 
+#include <algorithm>
+#include <cstring>
+
 namespace mcp_loadtest::detail {
 
 MCP_LOADTEST_DECL void append_json_string(std::string& out, std::string_view s) {
@@ -67,6 +70,41 @@ MCP_LOADTEST_DECL std::uint32_t write_tool_call(std::string& line, std::uint64_t
                                                  std::string_view arguments_json, request_meta meta) {
     using namespace std::string_view_literals;
     const bool modern = meta.modern_members != nullptr;
+    if (!modern && !meta.progress &&
+        std::none_of(name.begin(), name.end(), [](char c) { return json_escape_table.needs[static_cast<unsigned char>(c)]; })) {
+        // The hot path (legacy era, a plain name): sized once, then copied in
+        // place; the constant pieces compile to a few moves each.
+        static constexpr std::string_view head = R"({"jsonrpc":"2.0","id":)";
+        static constexpr std::string_view call = R"(,"method":"tools/call","params":{"name":")";
+        static constexpr std::string_view args = R"(","arguments":)";
+        static constexpr std::string_view tail = "}}\n";
+        char digits[20];
+        char* const digits_end = digits + sizeof digits;
+        char* first = digits_end;
+        std::uint64_t v = id;
+        do {
+            *--first = static_cast<char>('0' + v % 10);
+            v /= 10;
+        } while (v != 0);
+        const auto id_size = static_cast<std::size_t>(digits_end - first);
+        const std::size_t at = line.size();
+        line.resize(at + head.size() + id_size + call.size() + name.size() + args.size() + arguments_json.size() +
+                    tail.size());
+        char* d = line.data() + at;
+        const auto put = [&d](const char* from, std::size_t n) {
+            std::memcpy(d, from, n);
+            d += n;
+        };
+        put(head.data(), head.size());
+        put(first, id_size);
+        put(call.data(), call.size());
+        const auto members_at = static_cast<std::uint32_t>(d - line.data()) - 8;  // before "name":
+        put(name.data(), name.size());
+        put(args.data(), args.size());
+        put(arguments_json.data(), arguments_json.size());
+        put(tail.data(), tail.size());
+        return members_at;
+    }
     line.reserve(96 + name.size() + arguments_json.size() + (modern ? meta.modern_members->size() + 16 : 0));
     line += R"({"jsonrpc":"2.0","id":)"sv;
     append_uint(line, id);

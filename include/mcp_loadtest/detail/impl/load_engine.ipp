@@ -275,7 +275,27 @@ MCP_LOADTEST_DECL asio::awaitable<void> load_engine::run_iteration(iteration_ctx
     iteration it(ctx, rng_, *this);
     if (cancel_this_iteration(ctx.index)) arm_cancel(ctx.session, s->last_request_id() + 1);
     try {
-        co_await body_(*s, it);
+        const auto* mixed = body_.target<mix_body>();
+        const mix* m = mixed ? &mixed->state->calls : nullptr;
+        const std::size_t choice = m ? m->pick(it.rng()) : 0;
+        if (m && choice < m->calls().size()) {
+            // run()'s usual body, a mix, drew a call: it is awaited and recorded
+            // right here, as measure() would, without the four coroutine frames and
+            // two allocations a scenario body takes per iteration.
+            const weighted_call& c = m->calls()[choice];
+            const call_options options = mixed->options;
+            // Generated arguments are owned; fixed ones are referred to, not copied.
+            const arguments args = c.generate ? arguments(raw_json::from(c.generate(it.index(), it.rng())))
+                                              : arguments(mixed->state->fixed_args[choice]);
+            const call_result r = co_await s->call_tool(c.tool, args, options);
+            record_call(it, r, {}, it.latency_of(r));
+        } else if (m) {
+            // A pattern (several steps). Named before the co_await: GCC 12 mishandles a braced temporary inside one.
+            auto steps = start_owned(mix_iteration_job{mixed->state, s, &it, mixed->options, choice});
+            co_await std::move(steps);
+        } else {
+            co_await body_(*s, it);
+        }
     } catch (const std::exception& e) {
         report_.failures.add_exception(e.what(), ctx.index);
     } catch (...) {
@@ -300,8 +320,8 @@ MCP_LOADTEST_DECL void load_engine::record_call(const iteration& it, const call_
         if (r.outcome != outcome::cancelled) s.histogram.record(latency);
     };
     add(report_.overall);
-    add(report_.per_tool[r.tool.empty() ? r.method : r.tool]);
-    add(report_.per_method[r.method]);
+    add(stats_of(report_.per_tool, r.tool.empty() ? r.method : r.tool, last_tool_));
+    add(stats_of(report_.per_method, r.method, last_method_));
     if (!step.empty()) add(step_stats(step));
     if (!stages_.empty()) add(stages_[std::min(ctx.stage, stages_.size() - 1)].stats);
     if (r.outcome != outcome::cancelled)
@@ -330,6 +350,15 @@ MCP_LOADTEST_DECL call_stats& load_engine::step_stats(std::string_view step) {
     // Heterogeneous lookup first: no string is built for a step already seen.
     const auto found = report_.per_step.find(step);
     return found != report_.per_step.end() ? found->second : report_.per_step[std::string(step)];
+}
+
+MCP_LOADTEST_DECL call_stats& load_engine::stats_of(std::map<std::string, call_stats>& in, const std::string& key,
+                                                   last_lookup& last) {
+    if (!last.stats || key != last.key) {
+        last.stats = &in[key];  // std::map's nodes stay put: the pointer holds while the map lives
+        last.key = key;
+    }
+    return *last.stats;
 }
 
 MCP_LOADTEST_DECL timeline_point& load_engine::timeline_at(clock::time_point t) {

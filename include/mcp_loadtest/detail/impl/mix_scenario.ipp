@@ -14,7 +14,7 @@ namespace mcp_loadtest::detail {
 
 MCP_LOADTEST_DECL asio::awaitable<void> mix_iteration_job::run() {
     const mix& m = state->calls;
-    const std::size_t choice = m.pick(it->rng());
+    const std::size_t choice = this->choice != static_cast<std::size_t>(-1) ? this->choice : m.pick(it->rng());
     if (choice < m.calls().size()) {
         const weighted_call& c = m.calls()[choice];
         if (c.generate) {
