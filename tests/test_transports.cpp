@@ -6,6 +6,7 @@
 #include "support/fixtures.hpp"
 
 #include <doctest/doctest.h>
+#include <mcp_loadtest/detail/http_exchange.hpp>
 #include <mcp_loadtest/detectors.hpp>
 #include <mcp_loadtest/doctest.hpp>
 #include <mcp_loadtest/run.hpp>
@@ -743,6 +744,18 @@ MCP_LOADTEST_CASE("send_raw: raw bytes over stdio, TCP, Streamable HTTP, HTTP+SS
 }
 
 // ---- hostile HTTP servers and the opening's budget -------------------------------
+
+TEST_CASE("http: which Content-Type carries a JSON reply") {
+    using mlt::detail::is_json_media_type;
+    CHECK(is_json_media_type("application/json"));
+    CHECK(is_json_media_type("Application/JSON; charset=utf-8"));
+    CHECK(is_json_media_type("application/vnd.api+json"));
+    CHECK(is_json_media_type("JSON"));
+    CHECK_FALSE(is_json_media_type("text/html; charset=utf-8"));
+    CHECK_FALSE(is_json_media_type("text/plain; note=json"));  // only the type and subtype count
+    CHECK_FALSE(is_json_media_type("jso"));
+    CHECK_FALSE(is_json_media_type(""));
+}
 
 MCP_LOADTEST_CASE("http: a 200 reply that is neither JSON nor SSE ends the call at once as malformed") {
     const std::vector<std::string> types{"text/html; charset=utf-8", "text/plain", "application/octet-stream"};

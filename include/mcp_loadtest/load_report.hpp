@@ -225,6 +225,16 @@ struct load_report {
 
     /// A few lines for a human: what ran, what it measured, what failed and what it means.
     [[nodiscard]] MCP_LOADTEST_DECL std::string summary() const;
+
+    // Declared here, defaulted in impl/load_report.ipp: with separate compilation a
+    // test file that holds a report calls these rather than compiling the
+    // destructors and copies of its maps and vectors itself.
+    MCP_LOADTEST_DECL load_report();
+    MCP_LOADTEST_DECL load_report(const load_report&);
+    MCP_LOADTEST_DECL load_report(load_report&&) noexcept;
+    MCP_LOADTEST_DECL load_report& operator=(const load_report&);
+    MCP_LOADTEST_DECL load_report& operator=(load_report&&) noexcept;
+    MCP_LOADTEST_DECL ~load_report();
 };
 
 // ---- JSON -----------------------------------------------------------------------

@@ -21,7 +21,7 @@ namespace mcp_loadtest::detail {
 [[nodiscard]] constexpr bool ascii_iequals(std::string_view a, std::string_view b) noexcept {
     if (a.size() != b.size()) return false;
     for (std::size_t i = 0; i < a.size(); ++i)
-        if (ascii_lower(a[i]) != ascii_lower(b[i])) return false;
+        if (a[i] != b[i] && ascii_lower(a[i]) != ascii_lower(b[i])) return false;  // folds only what differs
     return true;
 }
 

@@ -385,6 +385,13 @@ MCP_LOADTEST_DECL void to_json(json& j, const cancellation_counts& c) {
 
 MCP_LOADTEST_DECL void from_json(const json& j, cancellation_counts& c) { detail::read_report({j, "cancellation_counts"}, c); }
 
+MCP_LOADTEST_DECL load_report::load_report() = default;
+MCP_LOADTEST_DECL load_report::load_report(const load_report&) = default;
+MCP_LOADTEST_DECL load_report::load_report(load_report&&) noexcept = default;
+MCP_LOADTEST_DECL load_report& load_report::operator=(const load_report&) = default;
+MCP_LOADTEST_DECL load_report& load_report::operator=(load_report&&) noexcept = default;
+MCP_LOADTEST_DECL load_report::~load_report() = default;
+
 MCP_LOADTEST_DECL void to_json(json& j, const load_report& r) {
     j = json{{"schema", "mcp-loadtest/load_report/v1"},
              {"run_id", r.run_id},

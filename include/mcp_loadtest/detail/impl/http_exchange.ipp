@@ -4,6 +4,8 @@
 
 #include <mcp_loadtest/detail/http_exchange.hpp>
 
+#include <mcp_loadtest/detail/wire_text.hpp>
+
 namespace mcp_loadtest::detail {
 
 MCP_LOADTEST_DECL sse::parser& http_exchange::events() {
@@ -25,10 +27,11 @@ MCP_LOADTEST_DECL void append_http_header_value(std::string& out, std::string_vi
 }
 
 MCP_LOADTEST_DECL bool is_json_media_type(std::string_view content_type) {
-    std::string type(content_type.substr(0, content_type.find(';')));
-    std::transform(type.begin(), type.end(), type.begin(),
-                   [](unsigned char ch) { return static_cast<char>(std::tolower(ch)); });
-    return type.find("json") != std::string::npos;
+    // "json" anywhere in the type and subtype, in any case; no copy (once per reply).
+    const std::string_view type = content_type.substr(0, content_type.find(';'));
+    for (std::size_t i = 0; i + 4 <= type.size(); ++i)
+        if (ascii_iequals(type.substr(i, 4), "json")) return true;
+    return false;
 }
 
 }  // namespace mcp_loadtest::detail

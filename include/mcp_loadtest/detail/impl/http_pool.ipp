@@ -124,17 +124,18 @@ MCP_LOADTEST_DECL void http_pool_transport::build_static_headers() {
 }
 
 MCP_LOADTEST_DECL void http_pool_transport::write_post(std::string& out, std::string_view body, const outgoing& info) {
+    using namespace std::string_view_literals;  // lengths known at compile time: no strlen per piece
     out.reserve(256 + static_headers_.size() + body.size());
-    out += "POST ";
+    out += "POST "sv;
     out += post_url_.target;
-    out += " HTTP/1.1\r\nHost: ";
+    out += " HTTP/1.1\r\nHost: "sv;
     out += post_host_;
-    out += "\r\nAccept: application/json, text/event-stream\r\nContent-Type: application/json\r\n";
+    out += "\r\nAccept: application/json, text/event-stream\r\nContent-Type: application/json\r\n"sv;
     out += static_headers_;
     append_message_headers(out, info);
-    out += "Content-Length: ";
+    out += "Content-Length: "sv;
     append_uint(out, body.size());
-    out += "\r\n\r\n";
+    out += "\r\n\r\n"sv;
     out += body;
 }
 

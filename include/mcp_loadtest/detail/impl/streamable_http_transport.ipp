@@ -16,37 +16,39 @@ MCP_LOADTEST_DECL void streamable_http_transport::set_protocol_version(std::stri
 }
 
 MCP_LOADTEST_DECL void streamable_http_transport::append_session_headers(std::string& out) const {
+    using namespace std::string_view_literals;
     if (!session_id_.empty()) {
-        out += "Mcp-Session-Id: ";
+        out += "Mcp-Session-Id: "sv;
         out += session_id_;
-        out += "\r\n";
+        out += "\r\n"sv;
     }
     if (!protocol_version_.empty()) {
-        out += "MCP-Protocol-Version: ";
+        out += "MCP-Protocol-Version: "sv;
         out += protocol_version_;
-        out += "\r\n";
+        out += "\r\n"sv;
     }
 }
 
 MCP_LOADTEST_DECL void streamable_http_transport::append_message_headers(std::string& out, const outgoing& info) const {
+    using namespace std::string_view_literals;
     append_session_headers(out);
     if (era_ != protocol_era::modern || info.what != outgoing::kind::request) return;
-    out += "Mcp-Method: ";
+    out += "Mcp-Method: "sv;
     append_http_header_value(out, info.method);
-    out += "\r\n";
+    out += "\r\n"sv;
     if (!info.name.empty() &&
         (info.method == "tools/call" || info.method == "prompts/get" || info.method == "resources/read")) {
-        out += "Mcp-Name: ";
+        out += "Mcp-Name: "sv;
         append_http_header_value(out, info.name);
-        out += "\r\n";
+        out += "\r\n"sv;
     }
     if (info.param_headers)
         for (const auto& [name, value] : *info.param_headers) {
-            out += "Mcp-Param-";
+            out += "Mcp-Param-"sv;
             out += name;
-            out += ": ";
+            out += ": "sv;
             append_http_header_value(out, value);
-            out += "\r\n";
+            out += "\r\n"sv;
         }
 }
 
