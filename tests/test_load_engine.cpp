@@ -9,8 +9,15 @@
 #include "support/fixtures.hpp"
 #include "support/json_schema.hpp"
 
+#include <mcp_loadtest/detail/trace_writer.hpp>
+
+#include <cstdlib>
 #include <fstream>
+#include <iterator>
 #include <set>
+#include <sys/stat.h>
+#include <thread>
+#include <unistd.h>
 
 namespace mlt = mcp_loadtest;
 using namespace std::chrono_literals;
@@ -181,6 +188,59 @@ MCP_LOADTEST_CASE("a trace that cannot be written costs the trace, never the run
     CHECK(report.overall.calls() > 0);
     CHECK(report.overall.outcomes[mlt::outcome::ok] == report.overall.calls());
     CHECK(report.passed);
+}
+
+TEST_CASE("a trace whose formatter gets no CPU escalates, and the file stays complete and in order") {
+    // The idle-priority formatter blocks on a FIFO nobody reads yet, as a thread
+    // starved of CPU would: the blocks fill, a normal-priority formatter takes the
+    // queue, its text (more than the 16 MiB it may hold) waits for the first one.
+    const auto fifo = std::filesystem::temp_directory_path() / ("mlt-trace-fifo-" + std::to_string(::getpid()));
+    std::filesystem::remove(fifo);
+    REQUIRE(::mkfifo(fifo.c_str(), 0600) == 0);
+    std::string text;
+    std::thread reader;
+    constexpr std::uint64_t calls = 20 * mlt::detail::trace_writer::block_records + 123;
+    {
+        reader = std::thread([&] {
+            std::ifstream f(fifo, std::ios::binary);  // opens when the writer does
+            std::this_thread::sleep_for(300ms);  // the writer runs out of blocks meanwhile
+            text.assign(std::istreambuf_iterator<char>(f), {});
+        });
+        mlt::detail::trace_writer w(fifo);
+        mlt::call_result r;
+        r.outcome = mlt::outcome::ok;
+        r.method = "tools/call";
+        r.tool = "echo";
+        r.duration = 1500us;
+        const std::string message(200, 'm');  // longer lines: more than 16 MiB of text
+        for (std::uint64_t i = 0; i < calls; ++i) {
+            r.request_id = i;
+            const bool failing = i % 7 == 0;
+            r.outcome = failing ? mlt::outcome::tool_error : mlt::outcome::ok;
+            r.message = failing ? message : std::string();
+            w.write_call(std::chrono::nanoseconds(i * 1000), 0, i, r, i % 3 ? "" : "step", 2ms);
+        }
+        w.close();
+        CHECK(w.escalated());
+        CHECK_FALSE(w.failed());
+    }
+    reader.join();
+    std::filesystem::remove(fifo);
+    std::uint64_t expected = 0;
+    bool in_order = true;
+    for (std::size_t at = 0; at < text.size();) {
+        const auto end = text.find('\n', at);
+        if (end == std::string::npos) break;
+        const auto line = std::string_view(text).substr(at, end - at);
+        const auto id = line.find("\"iteration\":");
+        if (id == std::string_view::npos || std::strtoull(line.data() + id + 12, nullptr, 10) != expected) in_order = false;
+        ++expected;
+        at = end + 1;
+    }
+    CHECK(in_order);
+    CHECK(expected == calls);
+    CHECK(text.size() > (16u << 20));
+    CHECK(text.ends_with('\n'));
 }
 
 MCP_LOADTEST_CASE("generated arguments are reproducible from the seed") {
