@@ -3,6 +3,7 @@
 // and how a session classifies replies that are almost right (hostile fixture).
 #include <doctest/doctest.h>
 #include <mcp_loadtest/detail/json_scan.hpp>
+#include <mcp_loadtest/detail/jsonrpc_writer.hpp>
 #include <mcp_loadtest/doctest.hpp>
 #include <mcp_loadtest/mcp_loadtest.hpp>
 

@@ -66,6 +66,11 @@ struct released {
 };
 
 namespace detail {
+/// Waits `d`; throws std::system_error if cancelled first. Not a template, like
+/// wait_until_woken() (when_all.hpp): an async_wait written in a template body
+/// with non-dependent operands is instantiated wherever the header is included.
+MCP_LOADTEST_DECL asio::awaitable<void> expire_after(std::chrono::nanoseconds d);
+
 struct release_gate {
     MCP_LOADTEST_DECL explicit release_gate(asio::any_io_executor ex, std::size_t n);
     asio::steady_timer wake;
@@ -82,8 +87,7 @@ struct gated_job {
         // Wait until every call is armed (spawned and waiting here); the last
         // to arrive opens the gate, and all resume in the same turn.
         if (++gate->arrived < gate->expected) {
-            asio::error_code ec;
-            co_await gate->wake.async_wait(asio::redirect_error(asio::use_awaitable, ec));
+            co_await wait_until_woken(gate->wake);
         } else {
             gate->wake.cancel();
         }
@@ -204,8 +208,7 @@ struct first_of_job {
                                                         }));
         bool cancelled = false;
         while (state->finished < n) {
-            asio::error_code ec;
-            co_await state->wake.async_wait(asio::redirect_error(asio::use_awaitable, ec));
+            co_await wait_until_woken(state->wake);
             if (state->finished < n && !cancelled && !state->winner && !state->error) {
                 cancelled = true;  // our caller was cancelled: pass it on
                 for (auto& s : state->signals) s.emit(asio::cancellation_type::terminal);
@@ -240,10 +243,7 @@ struct timeout_job {
         asio::awaitable<std::optional<T>> run() { co_return std::optional<T>(co_await std::move(op)); }
     };
     static asio::awaitable<std::optional<T>> expire(std::chrono::nanoseconds d) {
-        asio::steady_timer timer(co_await asio::this_coro::executor, d);
-        asio::error_code ec;
-        co_await timer.async_wait(asio::redirect_error(asio::use_awaitable, ec));
-        if (ec) throw std::system_error(ec);  // cancelled: the operation won
+        co_await expire_after(d);  // throws when cancelled: the operation won
         co_return std::nullopt;
     }
 };

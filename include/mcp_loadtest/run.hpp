@@ -11,9 +11,15 @@
 #pragma once
 
 #include <mcp_loadtest/detail/config.hpp>
-#include <mcp_loadtest/detail/load_engine.hpp>
-#include <mcp_loadtest/detail/owned_coroutine.hpp>
-#include <mcp_loadtest/report/run_directory.hpp>
+
+#include <mcp_loadtest/any_server.hpp>
+#include <mcp_loadtest/call_mix.hpp>
+#include <mcp_loadtest/iteration.hpp>
+#include <mcp_loadtest/load_report.hpp>
+#include <mcp_loadtest/report/run_directory.hpp>  // where run() wrote its report: last_run_directory()
+#include <mcp_loadtest/run_options.hpp>
+#include <mcp_loadtest/thresholds.hpp>
+#include <mcp_loadtest/workload.hpp>
 
 #include <type_traits>
 #include <utility>

@@ -20,6 +20,11 @@
 namespace mcp_loadtest {
 
 namespace detail {
+/// Waits until `timer` expires or is cancelled (either way returns). Defined
+/// once (impl/when_all.ipp) rather than written out in each template below,
+/// where every instantiation would compile Asio's wait machinery again.
+MCP_LOADTEST_DECL asio::awaitable<void> wait_until_woken(asio::steady_timer& timer);
+
 template <class T>
 struct when_all_job {
     std::vector<asio::awaitable<T>> operations;
@@ -49,8 +54,7 @@ struct when_all_job {
         }
         bool cancelled = false;
         while (state->finished < n) {
-            asio::error_code ec;
-            co_await state->wake.async_wait(asio::redirect_error(asio::use_awaitable, ec));
+            co_await wait_until_woken(state->wake);
             if (state->finished < n && !cancelled) {
                 // Our caller was cancelled: pass it on, then wait for everyone to finish.
                 cancelled = true;

@@ -4,6 +4,8 @@
 
 #include <mcp_loadtest/run.hpp>
 
+#include <mcp_loadtest/detail/load_engine.hpp>
+
 #include <utility>
 
 namespace mcp_loadtest {

@@ -6,6 +6,11 @@
 
 namespace mcp_loadtest::detail {
 
+MCP_LOADTEST_DECL asio::awaitable<void> wait_until_woken(asio::steady_timer& timer) {
+    asio::error_code ec;
+    co_await timer.async_wait(asio::redirect_error(asio::use_awaitable, ec));
+}
+
 MCP_LOADTEST_DECL asio::awaitable<bool> void_as_bool_job::run() {
     co_await std::move(op);
     co_return true;
