@@ -64,6 +64,13 @@ public:
     mix() = default;
     mix(std::initializer_list<weighted_call> calls) : calls_(calls) { validate(); }
     explicit MCP_LOADTEST_DECL mix(std::vector<weighted_call> calls, std::vector<pattern> patterns = {});
+    // Defined out of line: a test file that copies or holds a mix calls them
+    // instead of compiling the vectors' copies and destructors.
+    MCP_LOADTEST_DECL mix(const mix&);
+    MCP_LOADTEST_DECL mix(mix&&) noexcept;
+    MCP_LOADTEST_DECL mix& operator=(const mix&);
+    MCP_LOADTEST_DECL mix& operator=(mix&&) noexcept;
+    MCP_LOADTEST_DECL ~mix();
     /// A single tool with fixed arguments.
     static MCP_LOADTEST_DECL mix single(std::string tool, json arguments = json::object());
 

@@ -34,6 +34,12 @@ public:
     template <class F>
         requires std::is_invocable_r_v<asio::awaitable<void>, F&, session&, iteration&>
     iteration_body(F body) : body_(std::move(body)) {}
+    // Out of line, like mix's: a test file passing a body does not compile its members'.
+    MCP_LOADTEST_DECL iteration_body(const iteration_body&);
+    MCP_LOADTEST_DECL iteration_body(iteration_body&&) noexcept;
+    MCP_LOADTEST_DECL iteration_body& operator=(const iteration_body&);
+    MCP_LOADTEST_DECL iteration_body& operator=(iteration_body&&) noexcept;
+    MCP_LOADTEST_DECL ~iteration_body();
 
     /// The body as the engine runs it; a mix's calls are bounded by `call`.
     [[nodiscard]] MCP_LOADTEST_DECL scenario to_scenario(const call_options& call) &&;

@@ -23,6 +23,12 @@ MCP_LOADTEST_DECL mix::mix(std::vector<weighted_call> calls, std::vector<pattern
     validate();
 }
 
+MCP_LOADTEST_DECL mix::mix(const mix&) = default;
+MCP_LOADTEST_DECL mix::mix(mix&&) noexcept = default;
+MCP_LOADTEST_DECL mix& mix::operator=(const mix&) = default;
+MCP_LOADTEST_DECL mix& mix::operator=(mix&&) noexcept = default;
+MCP_LOADTEST_DECL mix::~mix() = default;
+
 MCP_LOADTEST_DECL mix mix::single(std::string tool, json arguments) {
     return mix(std::vector<weighted_call>{{std::move(tool), std::move(arguments), 1.0, {}}});
 }

@@ -10,6 +10,12 @@
 
 namespace mcp_loadtest {
 
+MCP_LOADTEST_DECL iteration_body::iteration_body(const iteration_body&) = default;
+MCP_LOADTEST_DECL iteration_body::iteration_body(iteration_body&&) noexcept = default;
+MCP_LOADTEST_DECL iteration_body& iteration_body::operator=(const iteration_body&) = default;
+MCP_LOADTEST_DECL iteration_body& iteration_body::operator=(iteration_body&&) noexcept = default;
+MCP_LOADTEST_DECL iteration_body::~iteration_body() = default;
+
 MCP_LOADTEST_DECL scenario iteration_body::to_scenario(const call_options& call) && {
     if (body_) return std::move(body_);
     return detail::make_mix_scenario(std::move(calls_), call);
