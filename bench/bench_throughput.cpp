@@ -22,9 +22,13 @@
 //     bench_throughput --count N [--raw | --run]      exactly N requests at 64 in flight, nothing
 //                                                     else (for callgrind): the loop, the raw
 //                                                     driver, or run() (N iterations)
+//     bench_throughput --count N --floor await|callback   N calls at 64 in flight with no I/O:
+//                                                     what co_await itself costs per call
+//                                                     (awaitable_floor.hpp), or callbacks
 //
 // It prints figures and the targets they are compared with; it asserts no
 // timing. It exits non-zero only if a call failed (a correctness check).
+#include "awaitable_floor.hpp"
 #include "raw_driver.hpp"
 
 #include <mcp_loadtest/mcp_loadtest.hpp>
@@ -73,6 +77,7 @@ struct config {
     std::uint64_t count = 0;
     bool count_raw = false;
     bool count_run = false;
+    std::string floor;  // "await" or "callback": the count mode runs awaitable_floor.hpp
     std::string self;
 };
 
@@ -645,6 +650,7 @@ int main(int argc, char** argv) {
         else if (a == "--count") c.count = std::strtoull(next(), nullptr, 10);
         else if (a == "--raw") c.count_raw = true;
         else if (a == "--run") c.count_run = true;
+        else if (a == "--floor") c.floor = next();
         else if (a == "--verbose") c.verbose = true;
         else if (a == "--sustained") c.sustained = std::strtod(next(), nullptr);
         else if (a == "--sustained-timeout") c.sustained_timeout = std::strtod(next(), nullptr);
@@ -659,6 +665,17 @@ int main(int argc, char** argv) {
                          a.c_str());
             return 2;
         }
+    }
+    if (!c.floor.empty()) {
+        if ((c.floor != "await" && c.floor != "callback") || c.count == 0) {
+            std::fprintf(stderr, "--floor takes await or callback, with --count N\n");
+            return 2;
+        }
+        asio::io_context io(1);
+        const std::uint64_t ok = bench::awaitable_floor(io, c.count).run(64, c.floor == "await");
+        std::printf("floor (%s): %llu of %llu calls ok\n", c.floor.c_str(), static_cast<unsigned long long>(ok),
+                    static_cast<unsigned long long>(c.count));
+        return ok == c.count ? 0 : 1;
     }
     asio::io_context ctx(1);
     int status = 1;

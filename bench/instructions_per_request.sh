@@ -11,7 +11,9 @@
 # marginal cost (Ir(N2) - Ir(N1)) / (N2 - N1), which cancels start-up, the
 # handshake and shutdown. Only the client process is counted (no
 # --trace-children): the server runs natively. The same is done for the raw
-# driver (`--count N --raw`) as the baseline, then the TOP functions by
+# driver (`--count N --raw`) as the baseline, and for the floor under any
+# `co_await` per call (`--count N --floor await|callback`, bench/awaitable_floor.hpp:
+# the same completions, no I/O, awaited or as callbacks), then the TOP functions by
 # marginal instructions per request, self and inclusive (callgrind_annotate on
 # both runs, subtracted per function) of the path PROFILE names: run (default)
 # or loop.
@@ -72,13 +74,20 @@ run1=$(callgrind_run run "$n1" --run)
 run2=$(callgrind_run run "$n2" --run)
 raw1=$(callgrind_run raw "$n1" --raw)
 raw2=$(callgrind_run raw "$n2" --raw)
+await1=$(callgrind_run await "$n1" --floor await)
+await2=$(callgrind_run await "$n2" --floor await)
+cb1=$(callgrind_run callback "$n1" --floor callback)
+cb2=$(callgrind_run callback "$n2" --floor callback)
 
-awk -v l1="$loop1" -v l2="$loop2" -v u1="$run1" -v u2="$run2" -v r1="$raw1" -v r2="$raw2" -v n1="$n1" -v n2="$n2" 'BEGIN {
+awk -v l1="$loop1" -v l2="$loop2" -v u1="$run1" -v u2="$run2" -v r1="$raw1" -v r2="$raw2" -v n1="$n1" -v n2="$n2" \
+    -v a1="$await1" -v a2="$await2" -v c1="$cb1" -v c2="$cb2" 'BEGIN {
     loop = (l2 - l1) / (n2 - n1); run = (u2 - u1) / (n2 - n1); raw = (r2 - r1) / (n2 - n1);
+    await = (a2 - a1) / (n2 - n1); cb = (c2 - c1) / (n2 - n1);
     printf "callgrind, client process only, 64 calls in flight, marginal over N = %d -> %d\n", n1, n2;
     printf "  run():      Ir %d -> %d   %7.0f instructions/request   (target <= 2500)   %.1fx raw\n", u1, u2, run, run / raw;
     printf "  loop:       Ir %d -> %d   %7.0f instructions/request   (co_await call_tool)  %.1fx raw\n", l1, l2, loop, loop / raw;
     printf "  raw driver: Ir %d -> %d   %7.0f instructions/request\n", r1, r2, raw;
+    printf "  floor, no I/O (awaitable_floor.hpp): co_await %.0f, callbacks %.0f per call: co_await costs %.0f\n", await, cb, await - cb;
 }'
 
 # Per-function marginal cost: annotate both library runs, subtract, divide.

@@ -138,7 +138,8 @@ MCP_LOADTEST_CASE("patterns: a step uses the previous result, abort_pattern stop
     const mlt::mix calls(std::vector<mlt::weighted_call>{}, {chain, failing});
     auto options = quick_options();
     options.trace_path = std::filesystem::temp_directory_path() / ("mlt-trace-" + std::to_string(::getpid()) + ".jsonl");
-    const mlt::workload load = mlt::closed_load{.users = 2, .duration = 1s, .max_iterations = 40};
+    // max_iterations ends the run; the duration is only a cap (at 1 s a loaded machine missed the 40).
+    const mlt::workload load = mlt::closed_load{.users = 2, .duration = 10s, .max_iterations = 40};
     auto report = co_await mlt::run(server, load, calls, mlt::thresholds{}, options);
     CHECK(report.iterations_started == 40);
     CHECK(report.per_tool.count("add") == 0);  // never reached

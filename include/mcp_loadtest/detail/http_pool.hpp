@@ -79,8 +79,10 @@ protected:
     virtual void keep_for_replay(exchange& /*ex*/, std::string_view /*body*/) {}
     /// Headers of a POST after the static ones (session, protocol version, Mcp-Method).
     virtual void append_message_headers(std::string& /*out*/, const outgoing& /*info*/) const {}
-    /// A final response head arrived (is_sse and status already set).
-    virtual void on_head(exchange& /*ex*/, const http1::response_head& /*head*/) {}
+    /// A final response head arrived (is_sse and status already set; `content_type` is its
+    /// Content-Type, looked up once).
+    virtual void on_head(exchange& /*ex*/, const http1::response_head& /*head*/,
+                         std::optional<std::string_view> /*content_type*/) {}
     /// An SSE event the transport consumes itself (true), not a message for the core.
     virtual bool on_control_event(exchange& /*ex*/, const sse::event& /*e*/) { return false; }
     /// A 2xx answer to a request was delivered (`body` may be empty) and the call is still pending.
@@ -117,6 +119,9 @@ protected:
     MCP_LOADTEST_DECL std::shared_ptr<http_pool_transport> self();
 
     MCP_LOADTEST_DECL void build_static_headers();
+
+    // Where POSTs go; rebuilds post_prefix_ (call build_static_headers() first).
+    MCP_LOADTEST_DECL void set_post_url(const url& u);
 
     MCP_LOADTEST_DECL void write_post(std::string& out, std::string_view body, const outgoing& info);
 
@@ -212,9 +217,11 @@ protected:
 #if defined(MCP_LOADTEST_WITH_TLS)
     std::shared_ptr<asio::ssl::context> tls_context_;
 #endif
-    url url_, post_url_;     // post_url_: where POSTs go (the legacy transport learns it from the stream)
-    std::string post_host_;  // post_url_.host_header(), made once
+    url url_, post_url_;  // post_url_: where POSTs go (the legacy transport learns it from the stream)
     std::string static_headers_;
+    // What every POST's head starts with, made once per POST URL: the request line, Host,
+    // Accept, Content-Type and static_headers_ (a request appends only what changes).
+    std::string post_prefix_;
     protocol_era era_ = protocol_era::legacy;
 
     std::vector<std::shared_ptr<connection>> idle_;

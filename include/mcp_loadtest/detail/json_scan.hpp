@@ -322,6 +322,15 @@ private:
     // A non-negative integer id that fits 64 bits (validated as a number already).
     MCP_LOADTEST_ALWAYS_INLINE static bool parse_id(const char* b, const char* e, std::uint64_t& out) noexcept {
         std::uint64_t n = 0;
+        if (e - b <= 19) {  // below 10^19: cannot overflow 64 bits, no check per digit
+            for (const char* p = b; p < e; ++p) {
+                const auto digit = static_cast<unsigned>(*p - '0');
+                if (digit > 9) return false;  // a fraction or an exponent
+                n = n * 10 + digit;
+            }
+            out = n;
+            return true;
+        }
         for (const char* p = b; p < e; ++p) {
             const auto digit = static_cast<unsigned>(*p - '0');
             if (digit > 9) return false;  // a fraction or an exponent

@@ -18,8 +18,9 @@ namespace mcp_loadtest::detail {
 
 struct start_request_initiation {
     std::shared_ptr<session_core> core;
+    // The request by reference: async_initiate keeps it in its frame until this runs.
     template <class Handler>
-    void operator()(Handler&& handler, session_core::request_line req) const {
+    void operator()(Handler&& handler, session_core::request_line&& req) const {
         core->start_request(std::move(req), call_completion(std::forward<Handler>(handler)));
     }
 };

@@ -34,7 +34,8 @@ private:
     // headers, so a gateway can route without parsing the body.
     MCP_LOADTEST_DECL void append_message_headers(std::string& out, const outgoing& info) const override;
 
-    MCP_LOADTEST_DECL void on_head(exchange& ex, const http1::response_head& head) override;
+    MCP_LOADTEST_DECL void on_head(exchange& ex, const http1::response_head& head,
+                                   std::optional<std::string_view> ct) override;
 
     // The JSON answer to a POSTed request is its reply: if it did not settle the call, nothing will.
     MCP_LOADTEST_DECL void answer_left_call_pending(exchange& ex, std::string_view body) override;

@@ -338,6 +338,12 @@ MCP_LOADTEST_DECL step response_parser::parse_head(std::string_view in) {
 MCP_LOADTEST_DECL bool response_parser::check_status_line_start() {
     static constexpr std::string_view pattern = "HTTP/1.# ###";  // '#': a digit
     const std::string_view got = std::string_view(head_buf_).substr(0, pattern.size() + 1);
+    if (status_checked_ == 0 && got.size() == pattern.size() + 1 && got.starts_with("HTTP/1.") && digit(got[7]) &&
+        got[8] == ' ' && digit(got[9]) && digit(got[10]) && digit(got[11]) &&
+        (got[12] == ' ' || got[12] == '\r' || got[12] == '\n')) {
+        status_checked_ = got.size();  // the whole start at once: the usual case
+        return true;
+    }
     for (std::size_t i = status_checked_; i < got.size(); ++i) {
         const char c = got[i];
         const bool ok = i == pattern.size() ? c == ' ' || c == '\r' || c == '\n'

@@ -41,13 +41,12 @@ MCP_LOADTEST_DECL asio::awaitable<void> http_pool_transport::open(transport_even
 #endif
     }
     url_ = *u;
-    post_url_ = url_;
-    post_host_ = post_url_.host_header();
     for (const auto& h : headers_)
         if (h.name.find_first_of("\r\n:") != std::string::npos || h.value.find_first_of("\r\n") != std::string::npos)
             throw connect_error("header \"" + h.name + "\" contains a line break or colon; refusing to send it.",
                                 call_result{});
     build_static_headers();
+    set_post_url(url_);
     co_await after_open();
 }
 
@@ -123,15 +122,17 @@ MCP_LOADTEST_DECL void http_pool_transport::build_static_headers() {
     if (!bearer_.empty()) static_headers_ += "Authorization: Bearer " + bearer_ + "\r\n";
 }
 
+MCP_LOADTEST_DECL void http_pool_transport::set_post_url(const url& u) {
+    post_url_ = u;
+    post_prefix_ = "POST " + post_url_.target + " HTTP/1.1\r\nHost: " + post_url_.host_header() +
+                   "\r\nAccept: application/json, text/event-stream\r\nContent-Type: application/json\r\n" +
+                   static_headers_;
+}
+
 MCP_LOADTEST_DECL void http_pool_transport::write_post(std::string& out, std::string_view body, const outgoing& info) {
     using namespace std::string_view_literals;  // lengths known at compile time: no strlen per piece
-    out.reserve(256 + static_headers_.size() + body.size());
-    out += "POST "sv;
-    out += post_url_.target;
-    out += " HTTP/1.1\r\nHost: "sv;
-    out += post_host_;
-    out += "\r\nAccept: application/json, text/event-stream\r\nContent-Type: application/json\r\n"sv;
-    out += static_headers_;
+    out.reserve(160 + post_prefix_.size() + body.size());
+    out += post_prefix_;
     append_message_headers(out, info);
     out += "Content-Length: "sv;
     append_uint(out, body.size());
@@ -485,7 +486,7 @@ MCP_LOADTEST_DECL void http_pool_transport::on_headers(connection& c, exchange& 
         ex.max_event_bytes = limits_.max_message_size + 1024;
         if (ex.status >= 200 && ex.status < 300) c.parser.set_body_limit(std::numeric_limits<std::uint64_t>::max());
     }
-    on_head(ex, head);
+    on_head(ex, head, ct);
 }
 
 MCP_LOADTEST_DECL void http_pool_transport::fail_unexpected_type(exchange& ex, std::string_view body_start) {

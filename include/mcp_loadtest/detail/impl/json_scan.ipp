@@ -59,7 +59,9 @@ MCP_LOADTEST_DECL unsigned envelope_scanner::hex4(const char* p) noexcept {  // 
 }
 
 MCP_LOADTEST_DECL const char* envelope_scanner::skip_value(const char* p, const char* e, int depth, const char*& fail) noexcept {
-    std::uint64_t is_object[max_depth / 64 + 1] = {};  // per open container: object (1) or array (0)
+    // Per open container: object or array. Each entry is written when its
+    // container opens, before it is read: nothing to clear per call.
+    bool is_object[max_depth];
     int open = 0;
     std::string_view key;
     for (;;) {
@@ -73,8 +75,7 @@ MCP_LOADTEST_DECL const char* envelope_scanner::skip_value(const char* p, const 
             case '[': {
                 const bool obj = *p == '{';
                 if (depth + open + 1 > max_depth) return fail = p, nullptr;
-                if (obj) is_object[open / 64] |= std::uint64_t{1} << (open % 64);
-                else is_object[open / 64] &= ~(std::uint64_t{1} << (open % 64));
+                is_object[open] = obj;
                 ++open;
                 p = skip_ws(p + 1, e);
                 if (p < e && *p == (obj ? '}' : ']')) {
@@ -93,7 +94,7 @@ MCP_LOADTEST_DECL const char* envelope_scanner::skip_value(const char* p, const 
             if (open == 0) return p;
             p = skip_ws(p, e);
             if (p >= e) return fail = p, nullptr;
-            const bool obj = (is_object[(open - 1) / 64] >> ((open - 1) % 64)) & 1;
+            const bool obj = is_object[open - 1];
             if (*p == ',') {
                 p = skip_ws(p + 1, e);
                 if (obj && !(p = skip_key(p, e, key, fail))) return nullptr;
@@ -175,7 +176,11 @@ MCP_LOADTEST_DECL const char* envelope_scanner::top_object(const char* p, const 
         if (again) note_duplicate(env, member_name(m), key.data(), begin);
         seen |= m;
         const char* vb = p;
-        if (m == m_result && p < e && *p == '{') {
+        if (p < e && *p == '"') {  // strings and small numbers inline: most envelope values are
+            if (!(p = skip_string(p, e, fail))) return nullptr;
+        } else if (p < e && *p >= '0' && *p <= '9') {
+            if (!(p = skip_number(p, e, fail))) return nullptr;
+        } else if (m == m_result && p < e && *p == '{') {
             env.result_is_object = true;
             if (!(p = result_object(p, e, begin, env, fail))) return nullptr;
         } else if (!(p = skip_value(p, e, 1, fail))) {

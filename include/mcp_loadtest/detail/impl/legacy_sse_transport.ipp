@@ -45,8 +45,7 @@ MCP_LOADTEST_DECL void legacy_sse_transport::on_endpoint_event(std::string_view 
         ready_event_.cancel();
         return;
     }
-    post_url_ = *target;
-    post_host_ = post_url_.host_header();
+    set_post_url(*target);
     endpoint_known_ = true;
     ready_event_.cancel();
 }

@@ -52,8 +52,8 @@ MCP_LOADTEST_DECL void streamable_http_transport::append_message_headers(std::st
         }
 }
 
-MCP_LOADTEST_DECL void streamable_http_transport::on_head(exchange& ex, const http1::response_head& head) {
-    const auto ct = head.find("content-type");
+MCP_LOADTEST_DECL void streamable_http_transport::on_head(exchange& ex, const http1::response_head& head,
+                                                        std::optional<std::string_view> ct) {
     const bool success = ex.status >= 200 && ex.status < 300;
     if (!ex.is_sse && ct && success && ex.status != 202 && ex.id && !ex.internal &&
         ex.message == outgoing::kind::request && !is_json_media_type(*ct)) {
