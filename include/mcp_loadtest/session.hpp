@@ -45,6 +45,7 @@ namespace detail {
 struct opening_budget;  // detail/handshake.hpp
 struct session_job;
 struct session_opener;
+struct session_core_access;
 }  // namespace detail
 
 struct tool_info {
@@ -218,6 +219,7 @@ public:
 
 private:
     friend struct detail::session_opener;
+    friend struct detail::session_core_access;
 
     MCP_LOADTEST_DECL detail::session_core& core() const;
     std::uint64_t peek_last_id() const noexcept { return core_->last_id(); }
@@ -281,6 +283,11 @@ struct session_opener {
 };
 
 MCP_LOADTEST_DECL asio::awaitable<session> connect_session(std::shared_ptr<session_job> job);
+
+// The load engine's access to a handle's core, to await its calls in place (call_in_place.hpp).
+struct session_core_access {
+    static session_core& of(const session& s) { return s.core(); }
+};
 }  // namespace detail
 
 // Public entry points take no defaulted class-type arguments: GCC 12

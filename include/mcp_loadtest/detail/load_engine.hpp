@@ -11,6 +11,7 @@
 #pragma once
 
 #include <mcp_loadtest/call_mix.hpp>
+#include <mcp_loadtest/detail/call_in_place.hpp>
 #include <mcp_loadtest/detail/config.hpp>
 #include <mcp_loadtest/detail/evaluate_thresholds.hpp>
 #include <mcp_loadtest/detail/live_progress.hpp>
@@ -36,6 +37,7 @@
 #include <exception>
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -102,6 +104,23 @@ private:
     /// Runs the body once on the next live session. What it throws is counted
     /// and reported with its text; the run goes on.
     MCP_LOADTEST_DECL asio::awaitable<void> run_iteration(iteration_ctx ctx);
+
+    /// An iteration of run()'s mix when it has no patterns (every draw is one call):
+    /// awaited in the driver's own frame (call_in_place.hpp), no frame per iteration.
+    struct direct_call {
+        std::optional<iteration> it;
+        session_core* core = nullptr;
+        session_core::request_line request;  // reused: its buffers go round
+        const call_result* result = nullptr;
+    };
+
+    /// Picks the session, draws the call and writes its request into `call`. False when
+    /// there is nothing to await: no live session (the run aborts), or preparing the
+    /// call threw (counted, as run_iteration counts it).
+    MCP_LOADTEST_DECL bool begin_direct_call(iteration_ctx ctx, direct_call& call);
+
+    /// Records the call begin_direct_call prepared, once awaited.
+    MCP_LOADTEST_DECL void end_direct_call(direct_call& call);
 
     std::size_t session_index(const session* s) const noexcept {
         return static_cast<std::size_t>(s - sessions_.data());
@@ -177,6 +196,7 @@ private:
     any_server server_;
     workload load_;
     scenario body_;
+    const mix_body* calls_only_ = nullptr;  // body_ when it is a mix of single calls only (direct_call)
     thresholds objectives_;
     run_options options_;
     load_rng rng_;

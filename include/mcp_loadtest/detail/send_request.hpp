@@ -30,6 +30,12 @@ struct start_request_initiation {
 MCP_LOADTEST_DECL asio::awaitable<call_result> start_request(std::shared_ptr<session_core> core,
                                                              session_core::request_line&& req);
 
+/// Writes a tools/call of `name` in the session's era into `req` (every member set,
+/// its line's buffer reused); in strict mode, throws invalid_arguments first when
+/// the arguments break the tool's inputSchema.
+MCP_LOADTEST_DECL void fill_tool_call(session_core& c, session_core::request_line& req, std::string_view name,
+                                      const arguments& args, const call_options& options);
+
 /// Any request but tools/call, written in the session's era; `tool` names the
 /// resource or prompt for reports.
 MCP_LOADTEST_DECL asio::awaitable<call_result> send_request(session_core& c, std::string_view method, const json& params,

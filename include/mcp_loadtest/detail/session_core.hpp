@@ -84,6 +84,9 @@ public:
         /// a modern-era retry with inputResponses is built from there. 0: unknown.
         std::uint32_t params_members_at = 0;
         bool raw = false;  ///< session::send_raw (see prepare_raw)
+        /// False when the caller reads only the result's outcome and names (the load
+        /// engine's own calls): the reply is validated as ever, not copied into call_result::raw.
+        bool keep_reply = true;
     };
 
     /// An empty string for the next request's line, with the capacity of an
@@ -176,6 +179,7 @@ private:
         bool cancel_on_timeout = true;
         std::uint32_t progress = 0;
         std::uint32_t input_rounds = 0;
+        bool keep_reply = true;
         std::string retry_tail;  // modern era: params members after inputResponses/requestState
     };
 
@@ -305,7 +309,7 @@ private:
 
     MCP_LOADTEST_DECL void keep(std::vector<schema_violation>& found);
 
-    MCP_LOADTEST_DECL void validate_reply(const call_result& r);
+    MCP_LOADTEST_DECL void validate_reply(const call_result& r, std::string_view line, std::string_view payload);
 
     MCP_LOADTEST_DECL void validate_incoming(std::string_view line);
 

@@ -30,19 +30,8 @@ MCP_LOADTEST_DECL session& session::operator=(session&& o) noexcept {
 MCP_LOADTEST_DECL asio::awaitable<call_result> session::call_tool(std::string_view name, const arguments& args,
                                                                    call_options options) {
     auto& c = core();
-    if (c.strict()) c.check_arguments(name, args.text());
     detail::session_core::request_line req;
-    req.id = c.next_id();
-    req.line = c.take_line_buffer();
-    req.method.assign("tools/call");
-    req.tool.assign(name);
-    req.options = options;
-    const bool modern = c.era() == protocol_era::modern;
-    detail::request_meta meta;
-    meta.modern_members = modern ? &c.meta_members() : nullptr;
-    meta.progress = options.progress;
-    req.params_members_at = detail::write_tool_call(req.line, req.id, name, args.text(), meta);
-    if (modern) c.param_headers_for(name, args.text(), req.param_headers);
+    detail::fill_tool_call(c, req, name, args, options);
     return start(std::move(req));
 }
 

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <mcp_loadtest/detail/load_engine.hpp>
+#include <mcp_loadtest/detail/send_request.hpp>
 
 #include <algorithm>
 #include <chrono>
@@ -79,6 +80,7 @@ template <class UsersAt>
 asio::awaitable<void> load_engine::user_loop(std::size_t user, UsersAt users_at, std::chrono::nanoseconds duration,
                                 std::chrono::nanoseconds think, std::uint64_t max_iterations) {
     asio::steady_timer timer(ex_);
+    direct_call call;  // used when calls_only_
     for (;;) {
         const auto t = clock::now() - start_;
         if (stop_ || t >= duration) break;
@@ -87,7 +89,15 @@ asio::awaitable<void> load_engine::user_loop(std::size_t user, UsersAt users_at,
         ++in_flight_;
         iteration_ctx ctx{iterations_++, clock::now(), false, stage_of(t), 0};
         ++report_.iterations_started;
-        co_await run_iteration(ctx);
+        if (calls_only_) {
+            if (begin_direct_call(ctx, call)) {
+                const call_in_place send{call.core, &call.request, &call.result};
+                co_await send;
+                end_direct_call(call);
+            }
+        } else {
+            co_await run_iteration(ctx);
+        }
         ++report_.iterations_completed;
         --in_flight_;
         if (think.count() > 0) {
@@ -116,6 +126,9 @@ MCP_LOADTEST_DECL load_engine::load_engine(asio::any_io_executor ex, any_server 
       idle_(ex_),
       sampler_(ex_, options_.sample_interval.count() > 0 ? options_.sample_interval : std::chrono::milliseconds(1000)) {
     if (!body_) throw std::invalid_argument("mcp_loadtest::run: the scenario body is empty (a null std::function)");
+    if (const auto* mixed = body_.target<mix_body>();
+        mixed && mixed->state->calls.patterns().empty() && !mixed->state->calls.calls().empty())
+        calls_only_ = mixed;
     apply_shard();
     if (options_.sessions == 0)
         throw std::invalid_argument("mcp_loadtest::run: run_options.sessions must be at least 1");
@@ -287,8 +300,15 @@ MCP_LOADTEST_DECL asio::awaitable<void> load_engine::run_iteration(iteration_ctx
             // Generated arguments are owned; fixed ones are referred to, not copied.
             const arguments args = c.generate ? arguments(raw_json::from(c.generate(it.index(), it.rng())))
                                               : arguments(mixed->state->fixed_args[choice]);
-            const call_result r = co_await s->call_tool(c.tool, args, options);
-            record_call(it, r, {}, it.latency_of(r));
+            // Awaited in this frame, not through call_tool's own (call_in_place.hpp).
+            session_core& core = session_core_access::of(*s);
+            session_core::request_line request;
+            fill_tool_call(core, request, c.tool, args, options);
+            request.keep_reply = false;  // record_call reads the outcome and the names only
+            const call_result* r = nullptr;
+            const call_in_place send{&core, &request, &r};
+            co_await send;
+            record_call(it, *r, {}, it.latency_of(*r));
         } else if (m) {
             // A pattern (several steps). Named before the co_await: GCC 12 mishandles a braced temporary inside one.
             auto steps = start_owned(mix_iteration_job{mixed->state, s, &it, mixed->options, choice});
@@ -300,6 +320,44 @@ MCP_LOADTEST_DECL asio::awaitable<void> load_engine::run_iteration(iteration_ctx
         report_.failures.add_exception(e.what(), ctx.index);
     } catch (...) {
         report_.failures.add_exception("an exception not derived from std::exception", ctx.index);
+    }
+}
+
+MCP_LOADTEST_DECL bool load_engine::begin_direct_call(iteration_ctx ctx, direct_call& call) {
+    session* s = pick_session();
+    if (!s) {
+        abort("every server process has exited");
+        return false;
+    }
+    ctx.session = session_index(s);
+    iteration& it = call.it.emplace(iteration(ctx, rng_, *this));  // its constructor is the engine's (friend)
+    if (cancel_this_iteration(ctx.index)) arm_cancel(ctx.session, s->last_request_id() + 1);
+    try {
+        // The same draw, arguments and call as run_iteration's single-call branch.
+        const mix_state& state = *calls_only_->state;
+        const std::size_t choice = state.calls.pick(it.rng());
+        const weighted_call& c = state.calls.calls()[choice];
+        const arguments args = c.generate ? arguments(raw_json::from(c.generate(it.index(), it.rng())))
+                                          : arguments(state.fixed_args[choice]);
+        call.core = &session_core_access::of(*s);
+        fill_tool_call(*call.core, call.request, c.tool, args, calls_only_->options);
+        call.request.keep_reply = false;  // record_call reads the outcome and the names only
+        call.result = nullptr;
+        return true;
+    } catch (const std::exception& e) {
+        report_.failures.add_exception(e.what(), ctx.index);
+    } catch (...) {
+        report_.failures.add_exception("an exception not derived from std::exception", ctx.index);
+    }
+    return false;
+}
+
+MCP_LOADTEST_DECL void load_engine::end_direct_call(direct_call& call) {
+    iteration& it = *call.it;
+    try {
+        record_call(it, *call.result, {}, it.latency_of(*call.result));
+    } catch (const std::exception& e) {
+        report_.failures.add_exception(e.what(), it.index());
     }
 }
 

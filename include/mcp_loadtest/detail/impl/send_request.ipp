@@ -19,6 +19,25 @@ MCP_LOADTEST_DECL asio::awaitable<call_result> start_request(std::shared_ptr<ses
         start_request_initiation{std::move(core)}, asio::use_awaitable, std::move(req));
 }
 
+MCP_LOADTEST_DECL void fill_tool_call(session_core& c, session_core::request_line& req, std::string_view name,
+                                      const arguments& args, const call_options& options) {
+    if (c.strict()) c.check_arguments(name, args.text());
+    req.id = c.next_id();
+    req.line = c.take_line_buffer();  // start_request keeps the last one's buffer for this
+    req.method.assign("tools/call");
+    req.tool.assign(name);
+    req.options = options;
+    req.param_headers.clear();
+    req.raw = false;
+    req.keep_reply = true;
+    const bool modern = c.era() == protocol_era::modern;
+    request_meta meta;
+    meta.modern_members = modern ? &c.meta_members() : nullptr;
+    meta.progress = options.progress;
+    req.params_members_at = write_tool_call(req.line, req.id, name, args.text(), meta);
+    if (modern) c.param_headers_for(name, args.text(), req.param_headers);
+}
+
 MCP_LOADTEST_DECL asio::awaitable<call_result> send_request(session_core& c, std::string_view method, const json& params,
                                                              std::string tool, call_options options) {
     session_core::request_line req;

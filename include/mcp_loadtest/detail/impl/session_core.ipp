@@ -137,6 +137,7 @@ MCP_LOADTEST_DECL void session_core::start_request(request_line&& req, call_comp
     p.cancel_on_timeout = req.options.cancel_on_timeout;
     p.progress = 0;
     p.input_rounds = 0;
+    p.keep_reply = req.keep_reply;
     p.deadline = now + timeout;
     p.deadline_is_session = false;
     if (session_deadline_ && *session_deadline_ < p.deadline) {
@@ -704,9 +705,12 @@ MCP_LOADTEST_DECL void session_core::finish_pending(std::unordered_map<std::uint
     r.input_rounds = p.input_rounds;
     r.http_status = static_cast<std::uint16_t>(http_status_);
     r.error_code = code;
-    r.raw.assign(line);
-    r.payload_begin = payload.begin;
-    r.payload_size = payload.size;
+    const std::string_view payload_text = line.substr(std::min<std::size_t>(payload.begin, line.size()), payload.size);
+    if (p.keep_reply) {
+        r.raw.assign(line);
+        r.payload_begin = payload.begin;
+        r.payload_size = payload.size;
+    }
     if (p.in_grace && o == outcome::ok) {
         // Answered, but only during the grace period: slow enough to be a hang.
         r.outcome = outcome::hang;
@@ -716,8 +720,8 @@ MCP_LOADTEST_DECL void session_core::finish_pending(std::unordered_map<std::uint
         r.outcome = o;
         r.message = std::move(message);
     }
-    if (validator_ && !line.empty() && !is_raw(id)) validate_reply(r);
-    if (!is_raw(id)) note_call(r, line.empty() ? std::string_view() : r.payload_text());
+    if (validator_ && !line.empty() && !is_raw(id)) validate_reply(r, line, payload_text);
+    if (!is_raw(id)) note_call(r, payload_text);
     p.completion.complete(std::move(r));
     recycle(std::move(node));
 }
@@ -897,16 +901,16 @@ MCP_LOADTEST_DECL void session_core::keep(std::vector<schema_violation>& found) 
         if (schema_violations_.size() < 1000) schema_violations_.push_back(std::move(v));
 }
 
-MCP_LOADTEST_DECL void session_core::validate_reply(const call_result& r) {
+MCP_LOADTEST_DECL void session_core::validate_reply(const call_result& r, std::string_view line, std::string_view payload) {
     sync_validator();
     std::vector<schema_violation> found;
     try {
         if (r.outcome == outcome::ok || r.outcome == outcome::tool_error) {
-            const json result = json::parse(r.payload_text());
+            const json result = json::parse(payload);
             if (r.method == "tools/list") validator_->learn_tools(result, found);
             validator_->check_result(r.method, r.tool, result, found);
         } else {
-            validator_->check_incoming(json::parse(r.raw), found);
+            validator_->check_incoming(json::parse(line), found);
         }
     } catch (const std::exception&) {
         return;  // unparseable replies are already classified (malformed)
