@@ -268,6 +268,45 @@ MCP_LOADTEST_CASE("generated arguments are reproducible from the seed") {
     CHECK(first != other);
 }
 
+MCP_LOADTEST_CASE("a mix's calls awaited in the engine's frame: closed and open loads, a throwing generator counted") {
+    // run() awaits a mix's single calls in its own frames (detail/call_in_place.hpp): a closed
+    // load in each user's loop, an open one in each iteration's. What a call ends with, what
+    // throws before it is sent and what a report adds up must be what the general path gives.
+    auto server = fixture("echo_server.py");
+    mlt::weighted_call add{.tool = "add"};
+    add.generate = [](std::uint64_t i, mlt::load_rng&) {
+        if (i % 10 == 3) throw std::runtime_error("no arguments for iteration " + std::to_string(i));
+        return mlt::json{{"a", static_cast<std::int64_t>(i)}, {"b", 1}};
+    };
+    mlt::weighted_call missing{.tool = "no_such_tool", .arguments = mlt::json::object()};
+    const mlt::mix calls(std::vector<mlt::weighted_call>{add, missing});
+    auto options = quick_options();
+    options.sample_interval = 0ms;
+    for (const bool open : {false, true}) {
+        CAPTURE(open);
+        const mlt::workload load = open ? mlt::workload(mlt::open_load{.rate = 400, .duration = 250ms})
+                                        : mlt::workload(mlt::closed_load{.users = 4, .duration = 10s, .max_iterations = 200});
+        auto report = co_await mlt::run(server, load, calls, mlt::thresholds{}, options);
+        INFO(report.summary());
+        CHECK(report.iterations_completed == report.iterations_started);
+        REQUIRE(report.iterations_started > 20);
+        const std::uint64_t added = report.per_tool.count("add") ? report.per_tool.at("add").calls() : 0;
+        const std::uint64_t unknown = report.per_tool.count("no_such_tool") ? report.per_tool.at("no_such_tool").calls() : 0;
+        CHECK(added > 0);
+        CHECK(unknown > 0);
+        CHECK(report.per_tool.at("add").outcomes[mlt::outcome::ok] == added);
+        CHECK(report.per_tool.at("no_such_tool").outcomes[mlt::outcome::ok] == 0);
+        // Every iteration either threw before sending or sent one call that was recorded.
+        CHECK(report.overall.calls() == added + unknown);
+        CHECK(report.overall.calls() + report.failures.exceptions == report.iterations_started);
+        CHECK(report.per_method.at("tools/call").calls() == report.overall.calls());
+        CHECK(report.overall.histogram.count() == report.overall.calls());
+        CHECK(report.failures.exceptions > 0);
+        REQUIRE_FALSE(report.failures.exceptions_thrown.empty());
+        CHECK(report.failures.exceptions_thrown[0].message.starts_with("no arguments for iteration"));
+    }
+}
+
 // ---- scenario bodies and combinators -------------------------------------------
 
 namespace {

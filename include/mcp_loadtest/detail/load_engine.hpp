@@ -105,22 +105,22 @@ private:
     /// and reported with its text; the run goes on.
     MCP_LOADTEST_DECL asio::awaitable<void> run_iteration(iteration_ctx ctx);
 
-    /// An iteration of run()'s mix when it has no patterns (every draw is one call):
-    /// awaited in the driver's own frame (call_in_place.hpp), no frame per iteration.
+    /// A single call of run()'s mix, awaited in the engine's own frame (call_in_place.hpp).
     struct direct_call {
-        std::optional<iteration> it;
         session_core* core = nullptr;
-        session_core::request_line request;  // reused: its buffers go round
+        session_core::request_line request;  // reused by a user's loop: its buffers go round
         const call_result* result = nullptr;
     };
 
-    /// Picks the session, draws the call and writes its request into `call`. False when
-    /// there is nothing to await: no live session (the run aborts), or preparing the
-    /// call threw (counted, as run_iteration counts it).
-    MCP_LOADTEST_DECL bool begin_direct_call(iteration_ctx ctx, direct_call& call);
+    /// Writes the call `choice` of run()'s mix (arguments generated or fixed) into `call`.
+    MCP_LOADTEST_DECL void prepare_mix_call(const mix_body& body, std::size_t choice, iteration& it, session& s,
+                                            direct_call& call);
 
-    /// Records the call begin_direct_call prepared, once awaited.
-    MCP_LOADTEST_DECL void end_direct_call(direct_call& call);
+    /// An iteration of calls_only_ in a user's loop, without a frame of its own: picks
+    /// the session, draws the call and prepares it. False when there is nothing to
+    /// await: no live session (the run aborts), or preparing the call threw (counted,
+    /// as run_iteration counts it).
+    MCP_LOADTEST_DECL bool begin_direct_call(iteration_ctx ctx, std::optional<iteration>& it, direct_call& call);
 
     std::size_t session_index(const session* s) const noexcept {
         return static_cast<std::size_t>(s - sessions_.data());

@@ -80,7 +80,8 @@ template <class UsersAt>
 asio::awaitable<void> load_engine::user_loop(std::size_t user, UsersAt users_at, std::chrono::nanoseconds duration,
                                 std::chrono::nanoseconds think, std::uint64_t max_iterations) {
     asio::steady_timer timer(ex_);
-    direct_call call;  // used when calls_only_
+    std::optional<iteration> it;  // these two when calls_only_
+    direct_call call;
     for (;;) {
         const auto t = clock::now() - start_;
         if (stop_ || t >= duration) break;
@@ -90,10 +91,10 @@ asio::awaitable<void> load_engine::user_loop(std::size_t user, UsersAt users_at,
         iteration_ctx ctx{iterations_++, clock::now(), false, stage_of(t), 0};
         ++report_.iterations_started;
         if (calls_only_) {
-            if (begin_direct_call(ctx, call)) {
+            if (begin_direct_call(ctx, it, call)) {
                 const call_in_place send{call.core, &call.request, &call.result};
                 co_await send;
-                end_direct_call(call);
+                record_call(*it, *call.result, {}, it->latency_of(*call.result));
             }
         } else {
             co_await run_iteration(ctx);
@@ -292,23 +293,14 @@ MCP_LOADTEST_DECL asio::awaitable<void> load_engine::run_iteration(iteration_ctx
         const mix* m = mixed ? &mixed->state->calls : nullptr;
         const std::size_t choice = m ? m->pick(it.rng()) : 0;
         if (m && choice < m->calls().size()) {
-            // run()'s usual body, a mix, drew a call: it is awaited and recorded
-            // right here, as measure() would, without the four coroutine frames and
-            // two allocations a scenario body takes per iteration.
-            const weighted_call& c = m->calls()[choice];
-            const call_options options = mixed->options;
-            // Generated arguments are owned; fixed ones are referred to, not copied.
-            const arguments args = c.generate ? arguments(raw_json::from(c.generate(it.index(), it.rng())))
-                                              : arguments(mixed->state->fixed_args[choice]);
-            // Awaited in this frame, not through call_tool's own (call_in_place.hpp).
-            session_core& core = session_core_access::of(*s);
-            session_core::request_line request;
-            fill_tool_call(core, request, c.tool, args, options);
-            request.keep_reply = false;  // record_call reads the outcome and the names only
-            const call_result* r = nullptr;
-            const call_in_place send{&core, &request, &r};
+            // run()'s usual body, a mix, drew a call: it is awaited in this frame
+            // (call_in_place.hpp) and recorded right here, as measure() would, without
+            // the coroutine frames and allocations a scenario body takes per iteration.
+            direct_call call;
+            prepare_mix_call(*mixed, choice, it, *s, call);
+            const call_in_place send{call.core, &call.request, &call.result};
             co_await send;
-            record_call(it, *r, {}, it.latency_of(*r));
+            record_call(it, *call.result, {}, it.latency_of(*call.result));
         } else if (m) {
             // A pattern (several steps). Named before the co_await: GCC 12 mishandles a braced temporary inside one.
             auto steps = start_owned(mix_iteration_job{mixed->state, s, &it, mixed->options, choice});
@@ -323,26 +315,29 @@ MCP_LOADTEST_DECL asio::awaitable<void> load_engine::run_iteration(iteration_ctx
     }
 }
 
-MCP_LOADTEST_DECL bool load_engine::begin_direct_call(iteration_ctx ctx, direct_call& call) {
+MCP_LOADTEST_DECL void load_engine::prepare_mix_call(const mix_body& body, std::size_t choice, iteration& it, session& s,
+                                                     direct_call& call) {
+    const weighted_call& c = body.state->calls.calls()[choice];
+    // Generated arguments are owned; fixed ones are referred to, not copied.
+    const arguments args = c.generate ? arguments(raw_json::from(c.generate(it.index(), it.rng())))
+                                      : arguments(body.state->fixed_args[choice]);
+    call.core = &session_core_access::of(s);
+    fill_tool_call(*call.core, call.request, c.tool, args, body.options);
+    call.request.keep_reply = false;  // record_call reads the outcome and the names only
+    call.result = nullptr;
+}
+
+MCP_LOADTEST_DECL bool load_engine::begin_direct_call(iteration_ctx ctx, std::optional<iteration>& it, direct_call& call) {
     session* s = pick_session();
     if (!s) {
         abort("every server process has exited");
         return false;
     }
     ctx.session = session_index(s);
-    iteration& it = call.it.emplace(iteration(ctx, rng_, *this));  // its constructor is the engine's (friend)
+    it.emplace(iteration(ctx, rng_, *this));  // its constructor is the engine's (friend)
     if (cancel_this_iteration(ctx.index)) arm_cancel(ctx.session, s->last_request_id() + 1);
     try {
-        // The same draw, arguments and call as run_iteration's single-call branch.
-        const mix_state& state = *calls_only_->state;
-        const std::size_t choice = state.calls.pick(it.rng());
-        const weighted_call& c = state.calls.calls()[choice];
-        const arguments args = c.generate ? arguments(raw_json::from(c.generate(it.index(), it.rng())))
-                                          : arguments(state.fixed_args[choice]);
-        call.core = &session_core_access::of(*s);
-        fill_tool_call(*call.core, call.request, c.tool, args, calls_only_->options);
-        call.request.keep_reply = false;  // record_call reads the outcome and the names only
-        call.result = nullptr;
+        prepare_mix_call(*calls_only_, calls_only_->state->calls.pick(it->rng()), *it, *s, call);
         return true;
     } catch (const std::exception& e) {
         report_.failures.add_exception(e.what(), ctx.index);
@@ -350,15 +345,6 @@ MCP_LOADTEST_DECL bool load_engine::begin_direct_call(iteration_ctx ctx, direct_
         report_.failures.add_exception("an exception not derived from std::exception", ctx.index);
     }
     return false;
-}
-
-MCP_LOADTEST_DECL void load_engine::end_direct_call(direct_call& call) {
-    iteration& it = *call.it;
-    try {
-        record_call(it, *call.result, {}, it.latency_of(*call.result));
-    } catch (const std::exception& e) {
-        report_.failures.add_exception(e.what(), it.index());
-    }
 }
 
 MCP_LOADTEST_DECL void load_engine::record_call(const iteration& it, const call_result& r, std::string_view step,
