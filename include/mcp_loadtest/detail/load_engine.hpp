@@ -2,8 +2,10 @@
 // scenario body per iteration (a mix is one such body), records what the
 // bodies measure, samples the servers, and builds the report.
 //
-// Everything runs on the caller's executor (one thread): each iteration is a
-// spawned coroutine; the drivers only decide *when* iterations start.
+// Everything runs on the caller's executor (one thread): an open load spawns a
+// coroutine per iteration, a closed load runs each user's iterations in that
+// user's coroutine; the drivers only decide *when* iterations start. A mix's
+// calls are awaited in those frames, without one of their own (call_in_place.hpp).
 //
 // The engine's members are defined in detail/impl/load_engine.ipp, its private driver templates
 // (drive_rate, drive_users, user_loop: templates over execute()'s lambdas only) too: only
