@@ -40,6 +40,24 @@ TEST_CASE("scanner: member order and whitespace do not matter") {
     CHECK(env.result_is_error_flagged);
 }
 
+TEST_CASE("scanner: the compact opening \"jsonrpc\":\"2.0\", (read in one step) is still checked like any member") {
+    auto env = envelope_scanner::scan(R"({"jsonrpc":"2.0", "id":3,"result":{}})");
+    CHECK(env.valid);
+    CHECK(env.jsonrpc_20);
+    CHECK(env.id_value == 3);
+    for (const char* bad : {R"({"jsonrpc":"2.0",})", R"({"jsonrpc":"2.0",)", R"({"jsonrpc":"2.0",,"id":1})",
+                            R"({"jsonrpc":"2.0","id":1)"}) {
+        CAPTURE(bad);
+        CHECK_FALSE(envelope_scanner::scan(bad).valid);
+    }
+    env = envelope_scanner::scan(R"({"jsonrpc":"2.1","id":3,"result":{}})");  // sixteen bytes, not the opening
+    CHECK(env.valid);
+    CHECK_FALSE(env.jsonrpc_20);
+    env = envelope_scanner::scan(R"({"jsonrpc":"2.0","id":3,"jsonrpc":"2.0","result":{}})");
+    REQUIRE(env.duplicate != nullptr);
+    CHECK(std::string(env.duplicate) == "jsonrpc");
+}
+
 TEST_CASE("scanner: isError is only read at the top of the result") {
     const std::string line = R"({"jsonrpc":"2.0","id":1,"result":{"content":[{"isError":true}],"nested":{"isError":true}}})";
     CHECK_FALSE(envelope_scanner::scan(line).result_is_error_flagged);

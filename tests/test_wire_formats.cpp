@@ -1467,9 +1467,13 @@ TEST_CASE("jsonrpc writer: tools/call lines, the sized hot path and the general 
                       R"("arguments":{}}})" "\n");
         CHECK(line.substr(at, 8) == R"("_meta":)");
     }
-    {  // a reused buffer: written after what it holds, offsets from its start
-        const auto [line, at] = write(1, "t", "{}", {}, "xyz");
-        CHECK(line == R"(xyz{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"t","arguments":{}}})" "\n");
+    // A reused buffer, shorter or longer than the line, on both paths: written over, nothing of it left.
+    for (const std::string old : {std::string("xyz"), std::string(300, 'x')}) {
+        const auto [line, at] = write(1, "t", "{}", {}, old);
+        CHECK(line == R"({"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"t","arguments":{}}})" "\n");
         CHECK(line.substr(at, 7) == R"("name":)");
+        const auto [escaped, escaped_at] = write(1, "t\"", "{}", {}, old);
+        CHECK(escaped == R"({"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"t\"","arguments":{}}})" "\n");
+        CHECK(escaped.substr(escaped_at, 7) == R"("name":)");
     }
 }

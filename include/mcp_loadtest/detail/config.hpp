@@ -18,3 +18,12 @@
 #define MCP_LOADTEST_DECL inline
 #define MCP_LOADTEST_INCLUDE_IMPL 1
 #endif
+
+// For the few leaves of the per-call path the compiler would otherwise call out of line.
+#if defined(__GNUC__)
+#define MCP_LOADTEST_ALWAYS_INLINE [[gnu::always_inline]] inline
+#define MCP_LOADTEST_NOINLINE [[gnu::noinline]]
+#else
+#define MCP_LOADTEST_ALWAYS_INLINE inline
+#define MCP_LOADTEST_NOINLINE
+#endif

@@ -42,7 +42,8 @@ private:
 
     std::chrono::nanoseconds length_;
     std::size_t current_ = 0;
-    latency_histogram all_;
+    latency_histogram all_;       // filled when an interval closes, from the others
+    latency_histogram untagged_;  // calls without a tool
     std::map<std::string, latency_histogram, std::less<>> per_tool_;
     std::string last_tool_;  // the last tool recorded and its histogram: one lookup per run for a one-tool mix
     latency_histogram* last_histogram_ = nullptr;

@@ -75,14 +75,6 @@ struct envelope {
     std::size_t error_offset = 0;  // where validation failed, when !valid
 };
 
-#if defined(__GNUC__)
-#define MCP_LOADTEST_ALWAYS_INLINE [[gnu::always_inline]] inline
-#define MCP_LOADTEST_NOINLINE [[gnu::noinline]]
-#else
-#define MCP_LOADTEST_ALWAYS_INLINE inline
-#define MCP_LOADTEST_NOINLINE
-#endif
-
 class envelope_scanner {
 public:
     /// Scans `line`. Members seen before a syntax error are still reported

@@ -35,7 +35,8 @@ struct request_meta {
 };
 
 /// A tools/call line with its arguments already serialized (written once, never
-/// parsed). Returns where the params object's members start (see
+/// parsed), written over whatever `line` holds (a reused buffer is overwritten,
+/// not cleared first). Returns where the params object's members start (see
 /// session_core::request_line::params_members_at).
 MCP_LOADTEST_DECL std::uint32_t write_tool_call(std::string& line, std::uint64_t id, std::string_view name,
                                                 std::string_view arguments_json, request_meta meta);

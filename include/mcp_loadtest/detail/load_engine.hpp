@@ -217,15 +217,19 @@ private:
     asio::steady_timer* driver_timer_ = nullptr;  // the users driver's wait, while it waits
 
     load_report report_;
-    // The last tool and method recorded, and their entries: a mix of one tool
-    // (the common case) looks each up once per run rather than once per call.
-    struct last_lookup {
-        std::string key;
+    // Each call is recorded once, in the cell of its (tool, method), and the cells are
+    // merged into per_tool and per_method when the run ends (merge_cells): one record per
+    // call rather than two. `overall` is still recorded per call: live progress and the
+    // cancel estimator read it during the run. The last cell is kept at hand: a mix of
+    // one tool (the common case) looks it up once per run.
+    using method_cells = std::map<std::string, call_stats, std::less<>>;
+    std::map<std::string, method_cells, std::less<>> cells_;  // tool (else method), then method
+    struct last_cell {
+        std::string tool_key, method;
         call_stats* stats = nullptr;
-    };
-    last_lookup last_tool_, last_method_;
-    MCP_LOADTEST_DECL static call_stats& stats_of(std::map<std::string, call_stats>& in, const std::string& key,
-                                                  last_lookup& last);
+    } last_cell_;
+    MCP_LOADTEST_DECL call_stats& cell_of(std::string_view tool_key, std::string_view method);
+    MCP_LOADTEST_DECL void merge_cells();
     std::vector<stage_report> stages_;
     // run_options::cancel
     std::map<std::pair<std::size_t, std::uint64_t>, injected_cancel> injected_;  // (session, request id)

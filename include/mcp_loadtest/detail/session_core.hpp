@@ -87,11 +87,14 @@ public:
         /// False when the caller reads only the result's outcome and names (the load
         /// engine's own calls): the reply is validated as ever, not copied into call_result::raw.
         bool keep_reply = true;
+        /// True when the caller fills this request again for its next call (the load
+        /// engine): start_request leaves the line's buffer with it, not in spare_lines_.
+        bool reused = false;
     };
 
-    /// An empty string for the next request's line, with the capacity of an
-    /// earlier one: transports copy the line, so buffers go round without a
-    /// malloc per request.
+    /// A string for the next request's line, with the capacity of an earlier
+    /// one and its old bytes (clear it, or write over it): transports copy the
+    /// line, so buffers go round without a malloc per request.
     [[nodiscard]] MCP_LOADTEST_DECL std::string take_line_buffer() noexcept;
 
     /// Registers and sends a request; `completion` gets exactly one call_result.
@@ -168,8 +171,9 @@ public:
 private:
     struct pending_call {
         call_completion completion;
-        std::string method;
-        std::string tool;
+        /// Completed in place (result_of): its method and tool are set when the request
+        /// is sent and never move again; the rest is filled when the call ends.
+        call_result result;
         clock::time_point sent_at;
         clock::time_point deadline;
         std::chrono::milliseconds timeout{0};
@@ -211,6 +215,9 @@ private:
         std::string method, tool;
         clock::time_point sent_at;
     };
+
+    /// `p`'s result, every member but method and tool reset for the call's end now.
+    MCP_LOADTEST_DECL static call_result& result_of(std::uint64_t id, pending_call& p);
 
     MCP_LOADTEST_DECL static call_result make_result(std::uint64_t id, std::string&& method, std::string&& tool,
                                                      clock::time_point sent_at);

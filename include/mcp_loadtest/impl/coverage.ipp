@@ -4,6 +4,8 @@
 
 #include <mcp_loadtest/coverage.hpp>
 
+#include <mcp_loadtest/detail/same_text.hpp>
+
 namespace mcp_loadtest {
 
 MCP_LOADTEST_DECL double coverage_report::ratio(std::string_view kind) const {
@@ -92,7 +94,7 @@ MCP_LOADTEST_DECL coverage_report coverage_tracker::report() const {
 }
 
 MCP_LOADTEST_DECL coverage_item& coverage_tracker::entry(std::string_view kind, std::string_view name) {
-    if (last_ && last_->name == name && last_->kind == kind) return *last_;
+    if (last_ && detail::same_text(last_->name, name) && detail::same_text(last_->kind, kind)) return *last_;
     auto it = entries_.find(std::pair{kind, name});
     if (it == entries_.end()) {
         coverage_item item;

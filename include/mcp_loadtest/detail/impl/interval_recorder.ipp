@@ -4,6 +4,8 @@
 
 #include <mcp_loadtest/detail/interval_recorder.hpp>
 
+#include <mcp_loadtest/detail/same_text.hpp>
+
 #include <algorithm>
 #include <chrono>
 #include <cstddef>
@@ -16,9 +18,11 @@ namespace mcp_loadtest::detail {
 
 MCP_LOADTEST_DECL void interval_recorder::record(std::size_t index, std::string_view tool, std::chrono::nanoseconds latency) {
     if (index > current_) close_until(index);
-    all_.record(latency);
-    if (tool.empty()) return;
-    if (!last_histogram_ || tool != last_tool_) {
+    if (tool.empty()) {
+        untagged_.record(latency);
+        return;
+    }
+    if (!last_histogram_ || !same_text(tool, last_tool_)) {
         auto found = per_tool_.find(tool);
         if (found == per_tool_.end()) found = per_tool_.emplace(std::string(tool), latency_histogram{}).first;
         last_histogram_ = &found->second;  // std::map's nodes stay put
@@ -51,6 +55,13 @@ MCP_LOADTEST_DECL void interval_recorder::close_current(std::chrono::nanoseconds
         closed_.push_back({at_s, length_s, tag, h.count(), to_hdr_base64(h)});
         if (!h.empty()) h.reset();  // keeps the counters: no allocation after the first interval
     };
+    // "" is every call: the tools' histograms merged (exact), once per interval, not a record per call.
+    for (auto& [tool, h] : per_tool_)
+        if (!h.empty()) all_.merge(h);
+    if (!untagged_.empty()) {
+        all_.merge(untagged_);
+        untagged_.reset();
+    }
     close(std::string(), all_);
     for (auto& [tool, h] : per_tool_)
         if (!h.empty()) close(tool, h);

@@ -167,6 +167,14 @@ MCP_LOADTEST_DECL const char* envelope_scanner::top_object(const char* p, const 
     std::string_view key;
     unsigned seen = 0;  // the members met so far, one bit each
     char unescaped[8];
+    // Most servers write "jsonrpc":"2.0" first, compactly: sixteen bytes, one comparison.
+    static constexpr char jsonrpc_first[] = R"("jsonrpc":"2.0",)";
+    static_assert(sizeof jsonrpc_first - 1 == 16);
+    if (e - p >= 16 && std::memcmp(p, jsonrpc_first, 16) == 0) {
+        env.jsonrpc_20 = true;
+        seen = m_jsonrpc;
+        p = skip_ws(p + 16, e);
+    }
     for (;;) {
         if (!(p = skip_key(p, e, key, fail))) return nullptr;
         unsigned m = member_of(key);

@@ -5,6 +5,7 @@
 #include <mcp_loadtest/detail/jsonrpc_writer.hpp>
 
 #include <algorithm>
+#include <charconv>
 #include <cstring>
 
 namespace mcp_loadtest::detail {
@@ -79,18 +80,12 @@ MCP_LOADTEST_DECL std::uint32_t write_tool_call(std::string& line, std::uint64_t
         static constexpr std::string_view args = R"(","arguments":)";
         static constexpr std::string_view tail = "}}\n";
         char digits[20];
-        char* const digits_end = digits + sizeof digits;
-        char* first = digits_end;
-        std::uint64_t v = id;
-        do {
-            *--first = static_cast<char>('0' + v % 10);
-            v /= 10;
-        } while (v != 0);
-        const auto id_size = static_cast<std::size_t>(digits_end - first);
-        const std::size_t at = line.size();
-        line.resize(at + head.size() + id_size + call.size() + name.size() + args.size() + arguments_json.size() +
+        const char* const first = digits;
+        const auto id_size = static_cast<std::size_t>(std::to_chars(digits, digits + sizeof digits, id).ptr - digits);
+        // Resized, not cleared: a reused buffer's old bytes are overwritten, and only growth is filled.
+        line.resize(head.size() + id_size + call.size() + name.size() + args.size() + arguments_json.size() +
                     tail.size());
-        char* d = line.data() + at;
+        char* d = line.data();
         const auto put = [&d](const char* from, std::size_t n) {
             std::memcpy(d, from, n);
             d += n;
@@ -105,6 +100,7 @@ MCP_LOADTEST_DECL std::uint32_t write_tool_call(std::string& line, std::uint64_t
         put(tail.data(), tail.size());
         return members_at;
     }
+    line.clear();
     line.reserve(96 + name.size() + arguments_json.size() + (modern ? meta.modern_members->size() + 16 : 0));
     line += R"({"jsonrpc":"2.0","id":)"sv;
     append_uint(line, id);

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <mcp_loadtest/detail/load_engine.hpp>
+#include <mcp_loadtest/detail/same_text.hpp>
 #include <mcp_loadtest/detail/send_request.hpp>
 
 #include <algorithm>
@@ -82,6 +83,7 @@ asio::awaitable<void> load_engine::user_loop(std::size_t user, UsersAt users_at,
     asio::steady_timer timer(ex_);
     std::optional<iteration> it;  // these two when calls_only_
     direct_call call;
+    call.request.reused = true;  // filled again for each of this user's calls: its line's buffer stays
     for (;;) {
         const auto t = clock::now() - start_;
         if (stop_ || t >= duration) break;
@@ -364,8 +366,7 @@ MCP_LOADTEST_DECL void load_engine::record_call(const iteration& it, const call_
         if (r.outcome != outcome::cancelled) s.histogram.record(latency);
     };
     add(report_.overall);
-    add(stats_of(report_.per_tool, r.tool.empty() ? r.method : r.tool, last_tool_));
-    add(stats_of(report_.per_method, r.method, last_method_));
+    add(cell_of(r.tool.empty() ? r.method : r.tool, r.method));
     if (!step.empty()) add(step_stats(step));
     if (!stages_.empty()) add(stages_[std::min(ctx.stage, stages_.size() - 1)].stats);
     if (r.outcome != outcome::cancelled)
@@ -396,13 +397,27 @@ MCP_LOADTEST_DECL call_stats& load_engine::step_stats(std::string_view step) {
     return found != report_.per_step.end() ? found->second : report_.per_step[std::string(step)];
 }
 
-MCP_LOADTEST_DECL call_stats& load_engine::stats_of(std::map<std::string, call_stats>& in, const std::string& key,
-                                                   last_lookup& last) {
-    if (!last.stats || key != last.key) {
-        last.stats = &in[key];  // std::map's nodes stay put: the pointer holds while the map lives
-        last.key = key;
-    }
-    return *last.stats;
+MCP_LOADTEST_DECL call_stats& load_engine::cell_of(std::string_view tool_key, std::string_view method) {
+    if (last_cell_.stats && same_text(tool_key, last_cell_.tool_key) && same_text(method, last_cell_.method))
+        return *last_cell_.stats;
+    auto tool = cells_.find(tool_key);
+    if (tool == cells_.end()) tool = cells_.emplace(std::string(tool_key), method_cells{}).first;
+    auto cell = tool->second.find(method);
+    if (cell == tool->second.end()) cell = tool->second.emplace(std::string(method), call_stats{}).first;
+    last_cell_.tool_key.assign(tool_key);
+    last_cell_.method.assign(method);
+    last_cell_.stats = &cell->second;  // std::map's nodes stay put: the pointer holds while the map lives
+    return cell->second;
+}
+
+MCP_LOADTEST_DECL void load_engine::merge_cells() {
+    for (const auto& [tool, methods] : cells_)
+        for (const auto& [method, stats] : methods) {
+            report_.per_tool[tool].merge(stats);
+            report_.per_method[method].merge(stats);
+        }
+    cells_.clear();
+    last_cell_ = {};
 }
 
 MCP_LOADTEST_DECL timeline_point& load_engine::timeline_at(clock::time_point t) {
@@ -576,6 +591,7 @@ MCP_LOADTEST_DECL asio::awaitable<void> load_engine::wait_for_shard_start() {
 MCP_LOADTEST_DECL void load_engine::finish_report(clock::duration elapsed, std::chrono::nanoseconds cpu) {
     auto& r = report_;
     r.duration_s = std::chrono::duration<double>(elapsed).count();
+    merge_cells();
     r.overall.finalize();
     for (auto& [name, s] : r.per_tool) s.finalize();
     for (auto& [name, s] : r.per_method) s.finalize();

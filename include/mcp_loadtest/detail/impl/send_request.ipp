@@ -5,6 +5,7 @@
 #include <mcp_loadtest/detail/send_request.hpp>
 
 #include <mcp_loadtest/detail/jsonrpc_writer.hpp>
+#include <mcp_loadtest/detail/same_text.hpp>
 
 #include <memory>
 #include <string>
@@ -23,9 +24,11 @@ MCP_LOADTEST_DECL void fill_tool_call(session_core& c, session_core::request_lin
                                       const arguments& args, const call_options& options) {
     if (c.strict()) c.check_arguments(name, args.text());
     req.id = c.next_id();
-    req.line = c.take_line_buffer();  // start_request keeps the last one's buffer for this
-    req.method.assign("tools/call");
-    req.tool.assign(name);
+    // A reused request keeps its line's buffer; another takes one start_request kept. Written over.
+    if (!req.reused) req.line = c.take_line_buffer();
+    // Compared first: a request reused by the engine still holds them (see start_request).
+    if (!same_text(req.method, "tools/call")) req.method.assign("tools/call");
+    if (!same_text(req.tool, name)) req.tool.assign(name);
     req.options = options;
     req.param_headers.clear();
     req.raw = false;
@@ -43,6 +46,7 @@ MCP_LOADTEST_DECL asio::awaitable<call_result> send_request(session_core& c, std
     session_core::request_line req;
     req.id = c.next_id();
     req.line = c.take_line_buffer();
+    req.line.clear();  // write_request appends
     req.method.assign(method);
     req.tool = std::move(tool);
     req.options = options;

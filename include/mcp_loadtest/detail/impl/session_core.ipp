@@ -4,6 +4,8 @@
 
 #include <mcp_loadtest/detail/session_core.hpp>
 
+#include <mcp_loadtest/detail/same_text.hpp>
+
 #include <mcp_loadtest/detail/json_scan.hpp>
 #include <mcp_loadtest/detail/jsonrpc_writer.hpp>
 #include <mcp_loadtest/detail/truncate_for_message.hpp>
@@ -91,7 +93,6 @@ MCP_LOADTEST_DECL std::string session_core::take_line_buffer() noexcept {
     if (spare_lines_.empty()) return {};
     std::string s = std::move(spare_lines_.back());
     spare_lines_.pop_back();
-    s.clear();
     return s;
 }
 
@@ -128,8 +129,10 @@ MCP_LOADTEST_DECL void session_core::start_request(request_line&& req, call_comp
     // Filled in place: every member is set, as a recycled node holds the last call's.
     pending_call& p = where->second;
     p.completion = std::move(completion);
-    p.method = std::move(req.method);
-    p.tool = std::move(req.tool);
+    // Moved only when they differ: a recycled entry mostly holds the same names (the
+    // engine's calls), and a request left holding them is refilled by a compare.
+    if (!same_text(p.result.method, req.method)) p.result.method = std::move(req.method);
+    if (!same_text(p.result.tool, req.tool)) p.result.tool = std::move(req.tool);
     p.sent_at = now;
     p.timeout = timeout;
     p.grace = req.options.grace;
@@ -145,12 +148,12 @@ MCP_LOADTEST_DECL void session_core::start_request(request_line&& req, call_comp
         p.deadline_is_session = true;
     }
     p.retry_tail.clear();
-    if (era_ == protocol_era::modern && req.params_members_at > 0 && may_need_input(p.method))
+    if (era_ == protocol_era::modern && req.params_members_at > 0 && may_need_input(p.result.method))
         p.retry_tail.assign(std::string_view(req.line).substr(req.params_members_at));
     const auto deadline = p.deadline;
     // Views for the transport: the strings now live in the map node.
-    const std::string_view method_view = p.method;
-    const std::string_view tool_view = p.tool;
+    const std::string_view method_view = p.result.method;
+    const std::string_view tool_view = p.result.tool;
     if (slot.is_connected()) {
         slot.assign([weak = weak_from_this(), id](asio::cancellation_type) {
             if (auto self = weak.lock()) self->cancel(id, "cancelled by the caller", true);
@@ -165,7 +168,8 @@ MCP_LOADTEST_DECL void session_core::start_request(request_line&& req, call_comp
     if (!req.param_headers.empty()) info.param_headers = &req.param_headers;
     info.raw = req.raw;
     wire_->send(req.line, info);
-    if (spare_lines_.size() < 64 && req.line.capacity() <= 4096) spare_lines_.push_back(std::move(req.line));
+    if (!req.reused && spare_lines_.size() < 64 && req.line.capacity() <= 4096)
+        spare_lines_.push_back(std::move(req.line));
 }
 
 MCP_LOADTEST_DECL session_core::request_line session_core::prepare_raw(std::string_view bytes, std::chrono::milliseconds timeout,
@@ -248,10 +252,9 @@ MCP_LOADTEST_DECL bool session_core::cancel(std::uint64_t id, std::string_view r
     send_cancelled(id, reason);
     wire_->forget(id);
     remember_expired(id, p);
-    call_result r = make_result(id, std::move(p.method), std::move(p.tool), p.sent_at);
+    call_result& r = result_of(id, p);
     r.outcome = outcome::cancelled;
-    r.message = std::string(reason);
-    r.progress_notifications = p.progress;
+    r.message.assign(reason);
     if (!is_raw(id)) note_call(r, {});
     if (deferred) p.completion.post(std::move(r));
     else p.completion.complete(std::move(r));
@@ -315,7 +318,7 @@ MCP_LOADTEST_DECL void session_core::param_headers_for(std::string_view tool, st
 MCP_LOADTEST_DECL std::vector<in_flight_call> session_core::in_flight() const {
     std::vector<in_flight_call> v;
     const auto now = clock::now();
-    for (const auto& [id, p] : pending_) v.push_back({id, p.method, p.tool, now - p.sent_at});
+    for (const auto& [id, p] : pending_) v.push_back({id, p.result.method, p.result.tool, now - p.sent_at});
     std::sort(v.begin(), v.end(), [](auto& a, auto& b) { return a.request_id < b.request_id; });
     return v;
 }
@@ -341,6 +344,22 @@ MCP_LOADTEST_DECL call_result session_core::make_result(std::uint64_t id, std::s
     r.method = std::move(method);
     r.tool = std::move(tool);
     r.duration = clock::now() - sent_at;
+    return r;
+}
+
+MCP_LOADTEST_DECL call_result& session_core::result_of(std::uint64_t id, pending_call& p) {
+    call_result& r = p.result;
+    r.outcome = outcome::cancelled;
+    r.duration = clock::now() - p.sent_at;
+    r.request_id = id;
+    r.error_code = 0;
+    r.message.clear();
+    r.progress_notifications = p.progress;
+    r.input_rounds = p.input_rounds;
+    r.http_status = 0;
+    r.raw.clear();
+    r.payload_begin = 0;
+    r.payload_size = 0;
     return r;
 }
 
@@ -411,8 +430,7 @@ MCP_LOADTEST_DECL void session_core::expire(std::unordered_map<std::uint64_t, pe
     const std::uint64_t id = it->first;
     auto node = pending_.extract(it);
     pending_call& p = node.mapped();
-    call_result r = make_result(id, std::move(p.method), std::move(p.tool), p.sent_at);
-    r.progress_notifications = p.progress;
+    call_result& r = result_of(id, p);
     const auto ms = [](auto d) { return std::to_string(std::chrono::duration_cast<std::chrono::milliseconds>(d).count()); };
     if (p.deadline_is_session) {
         r.outcome = outcome::timeout;
@@ -463,7 +481,7 @@ MCP_LOADTEST_DECL std::string session_core::deadlock_evidence() {
 
 MCP_LOADTEST_DECL void session_core::remember_expired(std::uint64_t id, const pending_call& p) {
     // Kept so a reply arriving later is recognised as late, not unknown.
-    expired_.emplace(id, expired_call{p.method, p.tool, p.sent_at});
+    expired_.emplace(id, expired_call{p.result.method, p.result.tool, p.sent_at});
     expired_order_.push_back(id);
     if (expired_order_.size() > 4096) {
         expired_.erase(expired_order_.front());
@@ -647,7 +665,7 @@ MCP_LOADTEST_DECL void session_core::on_message(std::string_view line, int http_
                    env.result.in(line).find("\"input_required\"") != std::string_view::npos &&
                    answer_input_required(it, env.result.in(line))) {
             // Retried with the answers under a new id; the call goes on.
-        } else if (env.result_is_error_flagged && it->second.method == "tools/call") {
+        } else if (env.result_is_error_flagged && it->second.result.method == "tools/call") {
             finish_pending(it, outcome::tool_error, "the tool reported an error (isError: true)", line,
                            env.result, 0);
         } else {
@@ -700,13 +718,11 @@ MCP_LOADTEST_DECL void session_core::finish_pending(std::unordered_map<std::uint
     const std::uint64_t id = it->first;
     auto node = pending_.extract(it);
     pending_call& p = node.mapped();
-    call_result r = make_result(id, std::move(p.method), std::move(p.tool), p.sent_at);
-    r.progress_notifications = p.progress;
-    r.input_rounds = p.input_rounds;
+    call_result& r = result_of(id, p);
     r.http_status = static_cast<std::uint16_t>(http_status_);
     r.error_code = code;
     const std::string_view payload_text = line.substr(std::min<std::size_t>(payload.begin, line.size()), payload.size);
-    if (p.keep_reply) {
+    if (p.keep_reply && !line.empty()) {
         r.raw.assign(line);
         r.payload_begin = payload.begin;
         r.payload_size = payload.size;
@@ -718,7 +734,7 @@ MCP_LOADTEST_DECL void session_core::finish_pending(std::unordered_map<std::uint
                     " ms), during the grace period";
     } else {
         r.outcome = o;
-        r.message = std::move(message);
+        if (!message.empty()) r.message = std::move(message);
     }
     if (validator_ && !line.empty() && !is_raw(id)) validate_reply(r, line, payload_text);
     if (!is_raw(id)) note_call(r, payload_text);
@@ -818,7 +834,7 @@ MCP_LOADTEST_DECL bool session_core::answer_input_required(std::unordered_map<st
     const std::string* request_state = nullptr;
     if (auto state = result.find("requestState"); state != result.end() && state->is_string())
         request_state = &state->get_ref<const std::string&>();
-    write_input_retry(line, id, p.method, responses, request_state, p.retry_tail);
+    write_input_retry(line, id, p.result.method, responses, request_state, p.retry_tail);
     // The same call continues under the new id: same deadline, same caller.
     auto node = pending_.extract(it);
     node.key() = id;
@@ -833,8 +849,8 @@ MCP_LOADTEST_DECL bool session_core::answer_input_required(std::unordered_map<st
     ++stats_.requests_sent;
     outgoing info;
     info.id = id;
-    info.method = moved.method;
-    info.name = moved.tool;
+    info.method = moved.result.method;
+    info.name = moved.result.tool;
     wire_->send(line, info);
     return true;
 }
@@ -866,7 +882,7 @@ MCP_LOADTEST_DECL void session_core::handle_server_request(const envelope& env, 
 
 MCP_LOADTEST_DECL void session_core::note_call(const call_result& r, std::string_view result_text) {
     const std::string_view m = r.method;
-    if (m == "tools/call") coverage_.called("tool", r.tool, r.outcome);
+    if (same_text(m, "tools/call")) coverage_.called("tool", r.tool, r.outcome);
     else if (m == "resources/read") coverage_.called("resource", r.tool, r.outcome);
     else if (m == "prompts/get") coverage_.called("prompt", r.tool, r.outcome);
     else if (r.outcome == outcome::ok && !result_text.empty() &&
@@ -943,10 +959,9 @@ MCP_LOADTEST_DECL void session_core::fail_all_pending(outcome o, const std::stri
     for (auto& [id, p] : pending) ordered.emplace_back(id, std::move(p));
     std::sort(ordered.begin(), ordered.end(), [](auto& a, auto& b) { return a.first < b.first; });
     for (auto& [id, p] : ordered) {
-        call_result r = make_result(id, std::move(p.method), std::move(p.tool), p.sent_at);
+        call_result& r = result_of(id, p);
         r.outcome = o;
         r.message = message;
-        r.progress_notifications = p.progress;
         if (!is_raw(id)) note_call(r, {});
         if (deferred) p.completion.post(std::move(r));
         else p.completion.complete(std::move(r));
