@@ -12,6 +12,9 @@
 #   TLS off           installed with -DMCP_LOADTEST_TLS=OFF: find_package, and the .pc
 #   examples/         standalone against the installed package (the quickstart only)
 #   find_package, separate   the installed package's mcp_loadtest::separate (docs/compile-time.md)
+#   Clang, libstdc++  find_package with clang++-16 and GCC's standard library: the one build
+#                     where Asio 1.22 needs telling that coroutines exist (detail/asio_compat.hpp);
+#                     the suite runs with Clang and libc++ (the tsan preset)
 #   Meson, separate   the subproject with -Dmcp-loadtest:separate_compilation=true
 #
 # One line per way; a failure names the way and shows the end of its log. Works
@@ -94,6 +97,14 @@ way_find_package_separate() {  # the installed package's mcp_loadtest::separate,
                  -DMCP_LOADTEST_CONSUMER_TARGET=mcp_loadtest::separate
   grep -q MCP_LOADTEST_SEPARATE_COMPILATION "$work/find_package_separate/build.ninja" ||
     { echo "the consumer was not compiled with MCP_LOADTEST_SEPARATE_COMPILATION"; return 1; }
+}
+
+way_clang_libstdcxx() {
+  command -v clang++-16 >/dev/null || { echo "clang++-16 not found; .ci/install-deps.sh installs it"; return 1; }
+  cmake_consumer "$work/clang_libstdcxx" "$consumers/find_package" -DCMAKE_PREFIX_PATH="$work/prefix" \
+                 -DCMAKE_CXX_COMPILER=clang++-16
+  grep -q '^CMAKE_CXX_COMPILER:[A-Z]*=.*clang' "$work/clang_libstdcxx/CMakeCache.txt" ||
+    { echo "the consumer was not built with Clang"; return 1; }
 }
 
 way_add_subdirectory() {
@@ -215,6 +226,7 @@ run "examples/" way_examples
 run "Meson, separate" way_meson_separate
 run "find_package, separate" way_find_package_separate
 run "TLS off" way_tls_off
+run "Clang, libstdc++" way_clang_libstdcxx
 run "find_package" way_find_package
 run "add_subdirectory" way_add_subdirectory
 run "FetchContent" way_fetchcontent
