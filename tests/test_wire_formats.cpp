@@ -1,13 +1,16 @@
 // Unit tests of the I/O-free wire-format codecs behind the network transports: URLs, HTTP/1.1
 // requests and responses, Server-Sent Events, WebSocket handshake and frames, SHA-1 and base64,
-// and the tools/call request writer.
+// the tools/call request writer, and the hot path's small parts: the name comparison and the
+// table of calls in flight.
 // Every incremental parser is fed each message whole, one byte at a time and split at every
 // position, and must produce the same transcript each time, compared against a literal.
 #include <doctest/doctest.h>
 #include <mcp_loadtest/detail/base64.hpp>
+#include <mcp_loadtest/detail/id_table.hpp>
 #include <mcp_loadtest/detail/http1.hpp>
 #include <mcp_loadtest/detail/json_scan.hpp>
 #include <mcp_loadtest/detail/jsonrpc_writer.hpp>
+#include <mcp_loadtest/detail/same_text.hpp>
 #include <mcp_loadtest/detail/sha1.hpp>
 #include <mcp_loadtest/detail/sse.hpp>
 #include <mcp_loadtest/detail/url.hpp>
@@ -16,11 +19,15 @@
 
 #include "support/allocation_counter.hpp"
 
+#include <algorithm>
 #include <array>
 #include <atomic>
 #include <cstdint>
 #include <cstdlib>
 #include <functional>
+#include <memory>
+#include <random>
+#include <map>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -256,6 +263,110 @@ std::string bytes_of(std::initializer_list<int> values) {
 
 // =============================================================================================
 // URL
+
+TEST_CASE("same_text: every length up to 40, equal and differing at each byte") {
+    // Its tail is read in overlapping words: every length and every position of a
+    // difference must still be seen. The texts sit in heap blocks of exactly their
+    // size, so AddressSanitizer reports a read past either one.
+    for (std::size_t n = 0; n <= 40; ++n) {
+        const auto a = std::make_unique<char[]>(n + 1);
+        const auto b = std::make_unique<char[]>(n);
+        std::fill_n(a.get(), n + 1, 'a');
+        std::fill_n(b.get(), n, 'a');
+        const std::string_view x(a.get(), n), y(b.get(), n);
+        CHECK(d::same_text(x, y));
+        for (std::size_t i = 0; i < n; ++i) {
+            b[i] = 'b';
+            CHECK_FALSE(d::same_text(x, y));
+            CHECK_FALSE(d::same_text(y, x));
+            b[i] = 'a';
+        }
+        CHECK_FALSE(d::same_text(std::string_view(a.get(), n + 1), y));
+        CHECK_FALSE(d::same_text(y, std::string_view(a.get(), n + 1)));
+    }
+    // Views into one buffer: a prefix equal to the text after it.
+    const std::string_view text = "tools/calltools/call";
+    CHECK(d::same_text(text.substr(0, 10), text.substr(10)));
+    CHECK(d::same_text("tools/call", text.substr(10)));
+    CHECK_FALSE(d::same_text("tools/cal1", text.substr(10)));
+}
+
+TEST_CASE("id_table: a call left in flight while thousands of ids go by, then random traffic against a map") {
+    using table = d::id_table<std::string>;
+    table t;
+    // One call hangs at id 1 while 10,000 more are issued and answered, 40 in flight at a time:
+    // its slot is wanted again and again, the ring must not grow to the span of ids.
+    t.insert(1, t.spare()).value = "hung";
+    std::uint64_t next = 2;
+    std::vector<std::uint64_t> flying;
+    for (int i = 0; i < 10000; ++i) {
+        if (flying.size() == 40) {
+            auto h = t.take(*t.find(flying.front()));
+            CHECK(h->value == std::to_string(flying.front()));
+            t.recycle(std::move(h));
+            flying.erase(flying.begin());
+        }
+        t.insert(next, t.spare()).value = std::to_string(next);
+        flying.push_back(next++);
+    }
+    REQUIRE(t.find(1) != nullptr);
+    CHECK(t.find(1)->value == "hung");
+    CHECK(t.size() == 41);
+    std::size_t seen = 0;
+    t.for_each([&](const table::entry&) { ++seen; });
+    CHECK(seen == 41);
+    CHECK(t.find(next) == nullptr);
+    CHECK(t.find(flying.front() - 1) == nullptr);  // answered: gone
+    // A reference stays valid while the table grows around it, and after take().
+    std::string& kept = t.find(1)->value;
+    for (std::uint64_t id = next; id < next + 1000; ++id) t.insert(id, t.spare()).value = "burst";
+    CHECK(kept == "hung");
+    const auto taken = t.take(*t.find(1));
+    CHECK(&taken->value == &kept);
+    CHECK(t.find(1) == nullptr);
+    // The rest leave in id order.
+    const auto all = t.take_all();
+    CHECK(all.size() == 1040);
+    CHECK(std::is_sorted(all.begin(), all.end(), [](auto& a, auto& b) { return a->id < b->id; }));
+    CHECK(t.empty());
+    CHECK(t.find(next) == nullptr);
+
+    // Random traffic, ids mostly in order with some far behind and re-keyed ones,
+    // checked against std::map after every step.
+    table r;
+    std::map<std::uint64_t, std::string> model;
+    std::mt19937_64 rng(7);
+    std::uint64_t id = 1;
+    for (int step = 0; step < 20000; ++step) {
+        const auto roll = rng() % 10;
+        if (roll < 5 || model.empty()) {
+            id += 1 + (rng() % 16 == 0 ? rng() % 5000 : 0);  // now and then a jump
+            r.insert(id, r.spare()).value = std::to_string(id);
+            model[id] = std::to_string(id);
+        } else {
+            auto it = model.begin();
+            std::advance(it, static_cast<long>(rng() % model.size()));
+            auto* e = r.find(it->first);
+            REQUIRE(e != nullptr);
+            CHECK(e->value == it->second);
+            if (roll == 9) {  // re-keyed under a new id, as an input retry is
+                ++id;
+                r.insert(id, r.take(*e));
+                model[id] = it->second;
+            } else {
+                r.recycle(r.take(*e));
+            }
+            model.erase(it);
+        }
+        REQUIRE(r.size() == model.size());
+        CHECK(r.find(id + 1) == nullptr);
+    }
+    for (const auto& [key, value] : model) {
+        const auto* e = r.find(key);
+        REQUIRE(e != nullptr);
+        CHECK(e->value == value);
+    }
+}
 
 TEST_CASE("url: defaults, case folding, target") {
     std::string error;
@@ -1468,7 +1579,7 @@ TEST_CASE("jsonrpc writer: tools/call lines, the sized hot path and the general 
         CHECK(line.substr(at, 8) == R"("_meta":)");
     }
     // A reused buffer, shorter or longer than the line, on both paths: written over, nothing of it left.
-    for (const std::string old : {std::string("xyz"), std::string(300, 'x')}) {
+    for (const std::string& old : {std::string("xyz"), std::string(300, 'x')}) {
         const auto [line, at] = write(1, "t", "{}", {}, old);
         CHECK(line == R"({"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"t","arguments":{}}})" "\n");
         CHECK(line.substr(at, 7) == R"("name":)");

@@ -16,6 +16,7 @@
 #include <mcp_loadtest/detail/asio_compat.hpp>
 #include <mcp_loadtest/detail/clock.hpp>
 #include <mcp_loadtest/detail/completion.hpp>
+#include <mcp_loadtest/detail/id_table.hpp>
 #include <mcp_loadtest/detail/loop_registry.hpp>
 #include <mcp_loadtest/detail/transport.hpp>
 #include <mcp_loadtest/session_info.hpp>
@@ -186,6 +187,7 @@ private:
         bool keep_reply = true;
         std::string retry_tail;  // modern era: params members after inputResponses/requestState
     };
+    using pending_entry = id_table<pending_call>::entry;
 
     struct raw_state {
         std::uint64_t token = 0;             // the pending entry's private id
@@ -196,7 +198,7 @@ private:
     };
 
     [[nodiscard]] bool is_raw(std::uint64_t id) const noexcept { return raw_ && raw_->token == id; }
-    [[nodiscard]] bool raw_active() const noexcept { return raw_ && pending_.count(raw_->token) != 0; }
+    [[nodiscard]] bool raw_active() const noexcept { return raw_ && pending_.contains(raw_->token); }
 
     MCP_LOADTEST_DECL static std::string canonical_id(const envelope& env, std::string_view line);
 
@@ -236,7 +238,7 @@ private:
 
     MCP_LOADTEST_DECL void on_deadline();
 
-    MCP_LOADTEST_DECL void expire(std::unordered_map<std::uint64_t, pending_call>::iterator it);
+    MCP_LOADTEST_DECL void expire(pending_entry& entry);
 
     // What the server's threads are doing, once per second at most: a burst of
     // deadlocked calls shares one reading.
@@ -258,7 +260,7 @@ private:
 
     MCP_LOADTEST_DECL void on_request_failed(std::uint64_t id, outcome o, const std::string& message, int http_status) override;
 
-    [[nodiscard]] bool is_pending(std::uint64_t id) const override { return pending_.count(id) != 0; }
+    [[nodiscard]] bool is_pending(std::uint64_t id) const override { return pending_.contains(id); }
 
     MCP_LOADTEST_DECL void on_transport_down(outcome o, const std::string& message) override;
 
@@ -280,10 +282,8 @@ private:
     /// would only turn this into a misleading hang.
     MCP_LOADTEST_DECL void handle_duplicate_member(const envelope& env, std::string_view line);
 
-    MCP_LOADTEST_DECL void finish_pending(std::unordered_map<std::uint64_t, pending_call>::iterator it, outcome o,
+    MCP_LOADTEST_DECL void finish_pending(pending_entry& entry, outcome o,
                                           std::string message, std::string_view line, span payload, std::int64_t code);
-
-    MCP_LOADTEST_DECL void recycle(std::unordered_map<std::uint64_t, pending_call>::node_type&& node);
 
     MCP_LOADTEST_DECL void handle_notification(const envelope& env, std::string_view line);
 
@@ -298,7 +298,7 @@ private:
     /// Answers each input request with the same handlers that answer legacy
     /// server→client requests and retries under a new id, echoing requestState.
     /// Returns false when the result is not an InputRequiredResult after all.
-    MCP_LOADTEST_DECL bool answer_input_required(std::unordered_map<std::uint64_t, pending_call>::iterator it, std::string_view result_text);
+    MCP_LOADTEST_DECL bool answer_input_required(pending_entry& entry, std::string_view result_text);
 
     MCP_LOADTEST_DECL void handle_server_request(const envelope& env, std::string_view line);
 
@@ -344,8 +344,7 @@ private:
     clock::time_point deadlock_evidence_at_{};
 
     std::uint64_t last_id_ = 0;
-    std::unordered_map<std::uint64_t, pending_call> pending_;
-    std::vector<std::unordered_map<std::uint64_t, pending_call>::node_type> free_nodes_;
+    id_table<pending_call> pending_;
     std::vector<std::string> spare_lines_;  // request-line buffers, see take_line_buffer()
     std::priority_queue<deadline_entry, std::vector<deadline_entry>, std::greater<>> deadlines_;
     clock::time_point armed_for_ = clock::time_point::max();

@@ -85,12 +85,14 @@ asio::awaitable<void> load_engine::user_loop(std::size_t user, UsersAt users_at,
     direct_call call;
     call.request.reused = true;  // filled again for each of this user's calls: its line's buffer stays
     for (;;) {
-        const auto t = clock::now() - start_;
+        const auto now = clock::now();  // read once: the iteration starts now
+        const auto t = now - start_;
         if (stop_ || t >= duration) break;
         if (max_iterations && iterations_ >= max_iterations) break;
-        if (static_cast<double>(user) >= std::llround(users_at(t))) break;  // ramping down
+        // Ramping down: user >= llround(users) for users >= 0, without the libm call per iteration.
+        if (users_at(t) < static_cast<double>(user) + 0.5) break;
         ++in_flight_;
-        iteration_ctx ctx{iterations_++, clock::now(), false, stage_of(t), 0};
+        iteration_ctx ctx{iterations_++, now, false, stage_of(t), 0};
         ++report_.iterations_started;
         if (calls_only_) {
             if (begin_direct_call(ctx, it, call)) {

@@ -83,9 +83,8 @@ MCP_LOADTEST_DECL void session_core::event_loop_ending() noexcept {
         wire_->abort_now();
         closed_ = true;
     }
-    auto orphans = std::move(pending_);
+    auto orphans = pending_.take_all();
     pending_.clear();
-    free_nodes_.clear();
     orphans.clear();  // may destroy frames that own sessions, maybe this core's last owner but one
 }
 
@@ -116,18 +115,9 @@ MCP_LOADTEST_DECL void session_core::start_request(request_line&& req, call_comp
     const auto timeout = req.options.timeout.count() > 0 ? req.options.timeout : options_.default_timeout;
     const std::uint64_t id = req.id;
     auto slot = completion.slot();
-    std::unordered_map<std::uint64_t, pending_call>::iterator where;
-    if (!free_nodes_.empty()) {
-        // Reuse a node of a finished call: no allocation per request.
-        auto node = std::move(free_nodes_.back());
-        free_nodes_.pop_back();
-        node.key() = id;
-        where = pending_.insert(std::move(node)).position;
-    } else {
-        where = pending_.try_emplace(id).first;
-    }
-    // Filled in place: every member is set, as a recycled node holds the last call's.
-    pending_call& p = where->second;
+    // An entry of a finished call when there is one (no allocation per request),
+    // filled in place: every member is set, as it holds the last call's.
+    pending_call& p = pending_.insert(id, pending_.spare()).value;
     p.completion = std::move(completion);
     // Moved only when they differ: a recycled entry mostly holds the same names (the
     // engine's calls), and a request left holding them is refilled by a compare.
@@ -245,10 +235,10 @@ MCP_LOADTEST_DECL void session_core::send_notification(std::string_view method, 
 }
 
 MCP_LOADTEST_DECL bool session_core::cancel(std::uint64_t id, std::string_view reason, bool deferred) {
-    auto it = pending_.find(id);
-    if (it == pending_.end()) return false;
-    auto node = pending_.extract(it);
-    pending_call& p = node.mapped();
+    pending_entry* entry = pending_.find(id);
+    if (!entry) return false;
+    const auto taken = pending_.take(*entry);
+    pending_call& p = taken->value;
     send_cancelled(id, reason);
     wire_->forget(id);
     remember_expired(id, p);
@@ -318,7 +308,9 @@ MCP_LOADTEST_DECL void session_core::param_headers_for(std::string_view tool, st
 MCP_LOADTEST_DECL std::vector<in_flight_call> session_core::in_flight() const {
     std::vector<in_flight_call> v;
     const auto now = clock::now();
-    for (const auto& [id, p] : pending_) v.push_back({id, p.result.method, p.result.tool, now - p.sent_at});
+    pending_.for_each([&](const pending_entry& e) {
+        v.push_back({e.id, e.value.result.method, e.value.result.tool, now - e.value.sent_at});
+    });
     std::sort(v.begin(), v.end(), [](auto& a, auto& b) { return a.request_id < b.request_id; });
     return v;
 }
@@ -387,7 +379,7 @@ MCP_LOADTEST_DECL void session_core::schedule_deadline(clock::time_point at, std
 MCP_LOADTEST_DECL void session_core::compact_deadlines() {
     std::vector<deadline_entry> live;
     live.reserve(pending_.size() + 1);
-    for (const auto& [id, p] : pending_) live.push_back({p.deadline, id});
+    pending_.for_each([&](const pending_entry& e) { live.push_back({e.value.deadline, e.id}); });
     deadlines_ = decltype(deadlines_)(std::greater<>{}, std::move(live));
 }
 
@@ -407,9 +399,9 @@ MCP_LOADTEST_DECL void session_core::on_deadline() {
     while (!deadlines_.empty() && deadlines_.top().at <= now) {
         const deadline_entry e = deadlines_.top();
         deadlines_.pop();
-        auto it = pending_.find(e.id);
-        if (it == pending_.end() || it->second.deadline != e.at) continue;  // done or rescheduled
-        pending_call& p = it->second;
+        pending_entry* entry = pending_.find(e.id);
+        if (!entry || entry->value.deadline != e.at) continue;  // done or rescheduled
+        pending_call& p = entry->value;
         if (!p.deadline_is_session && !p.in_grace && p.grace.count() > 0) {
             p.in_grace = true;
             p.deadline = p.sent_at + p.timeout + p.grace;
@@ -420,16 +412,16 @@ MCP_LOADTEST_DECL void session_core::on_deadline() {
             deadlines_.push({p.deadline, e.id});
             continue;
         }
-        expire(it);
+        expire(*entry);
         if (closed_) return;
     }
     if (!deadlines_.empty() && !closed_) arm_deadline_timer(deadlines_.top().at);
 }
 
-MCP_LOADTEST_DECL void session_core::expire(std::unordered_map<std::uint64_t, pending_call>::iterator it) {
-    const std::uint64_t id = it->first;
-    auto node = pending_.extract(it);
-    pending_call& p = node.mapped();
+MCP_LOADTEST_DECL void session_core::expire(pending_entry& entry) {
+    const std::uint64_t id = entry.id;
+    const auto taken = pending_.take(entry);
+    pending_call& p = taken->value;
     call_result& r = result_of(id, p);
     const auto ms = [](auto d) { return std::to_string(std::chrono::duration_cast<std::chrono::milliseconds>(d).count()); };
     if (p.deadline_is_session) {
@@ -499,9 +491,9 @@ MCP_LOADTEST_DECL void session_core::on_oversized(std::string_view prefix, std::
     if (env.method.present()) return;
     std::uint64_t id = env.id_value;
     if (!env.id_is_integer && !(complete && trailing_id(tail, id))) return;
-    auto it = pending_.find(id);
-    if (it == pending_.end()) return;
-    finish_pending(it, outcome::malformed,
+    pending_entry* entry = pending_.find(id);
+    if (!entry) return;
+    finish_pending(*entry, outcome::malformed,
                    "the reply was " + std::string(complete ? "" : "at least ") + std::to_string(size) +
                        " bytes, over max_message_size; it was discarded and the session continues. "
                        "Hint: raise the server description's max_message_size if replies this large "
@@ -535,11 +527,11 @@ MCP_LOADTEST_DECL void session_core::on_violation(protocol_violation::kind k, st
 }
 
 MCP_LOADTEST_DECL void session_core::on_request_failed(std::uint64_t id, outcome o, const std::string& message, int http_status) {
-    auto it = pending_.find(id);
-    if (it == pending_.end()) return;
+    pending_entry* entry = pending_.find(id);
+    if (!entry) return;
     if (is_raw(id) && o == outcome::ok && raw_->expects_reply) o = outcome::hang;  // HTTP 202: no reply will come
     http_status_ = http_status;
-    finish_pending(it, o, message, {}, {}, 0);
+    finish_pending(*entry, o, message, {}, {}, 0);
     http_status_ = 0;
 }
 
@@ -560,14 +552,14 @@ MCP_LOADTEST_DECL void session_core::on_message(std::string_view line, int http_
     const envelope env = envelope_scanner::scan(line);
     if (!env.valid) {
         if (env.is_object && env.id_is_integer && !env.method.present()) {
-            if (auto it = pending_.find(env.id_value); it != pending_.end()) {
-                finish_pending(it, outcome::malformed, describe_invalid_reply(env, line), {}, {}, 0);
+            if (pending_entry* entry = pending_.find(env.id_value)) {
+                finish_pending(*entry, outcome::malformed, describe_invalid_reply(env, line), {}, {}, 0);
                 return;
             }
         }
         record_violation(protocol_violation::kind::non_json_line, line, line.size());
         if (raw_active())
-            finish_pending(pending_.find(raw_->token), outcome::malformed,
+            finish_pending(*pending_.find(raw_->token), outcome::malformed,
                            "the server wrote something that is not JSON in answer to the raw message: " +
                                describe_invalid_reply(env, line),
                            line, {}, 0);
@@ -577,14 +569,14 @@ MCP_LOADTEST_DECL void session_core::on_message(std::string_view line, int http_
         if (raw_active() && raw_->batch && line.front() == '[') {
             ++stats_.replies_received;  // a batch answered with a batch
             raw_->answered = true;
-            finish_pending(pending_.find(raw_->token), outcome::ok, {}, line, {}, 0);
+            finish_pending(*pending_.find(raw_->token), outcome::ok, {}, line, {}, 0);
             return;
         }
         record_violation(line.front() == '[' ? protocol_violation::kind::batch
                                              : protocol_violation::kind::not_jsonrpc,
                          line, line.size());
         if (raw_active())
-            finish_pending(pending_.find(raw_->token), outcome::malformed,
+            finish_pending(*pending_.find(raw_->token), outcome::malformed,
                            "the answer to the raw message is not a JSON-RPC object: \"" +
                                truncate_for_message(line, 200) + "\"",
                            line, {}, 0);
@@ -599,14 +591,14 @@ MCP_LOADTEST_DECL void session_core::on_message(std::string_view line, int http_
         else handle_notification(env, line);
         return;
     }
-    auto it = env.id_is_integer ? pending_.find(env.id_value) : pending_.end();
-    if (it == pending_.end() && raw_) {
+    pending_entry* entry = env.id_is_integer ? pending_.find(env.id_value) : nullptr;
+    if (!entry && raw_) {
         if (answers_raw(env, line)) {
-            it = pending_.find(raw_->token);
+            entry = pending_.find(raw_->token);
             if (!raw_->expects_reply) {
                 record_violation(protocol_violation::kind::reply_to_notification, line, line.size());
                 ++stats_.replies_received;
-                finish_pending(it, outcome::protocol_error,
+                finish_pending(*entry, outcome::protocol_error,
                                "the server answered a message that expects no reply (a notification or a "
                                "response); JSON-RPC 2.0 §4.1: \"The Server MUST NOT reply to a Notification\"",
                                line, {}, 0);
@@ -618,7 +610,7 @@ MCP_LOADTEST_DECL void session_core::on_message(std::string_view line, int http_
             return;
         }
     }
-    if (it == pending_.end()) {
+    if (!entry) {
         auto late = env.id_is_integer ? expired_.find(env.id_value) : expired_.end();
         if (late != expired_.end()) {
             ++stats_.late_replies;
@@ -639,7 +631,7 @@ MCP_LOADTEST_DECL void session_core::on_message(std::string_view line, int http_
     }
     ++stats_.replies_received;
     if (!env.jsonrpc_20) {
-        finish_pending(it, outcome::malformed,
+        finish_pending(*entry, outcome::malformed,
                        "the reply lacks \"jsonrpc\":\"2.0\": \"" + truncate_for_message(line, 200) + "\"",
                        line, {}, 0);
     } else if (env.error.present()) {
@@ -652,27 +644,27 @@ MCP_LOADTEST_DECL void session_core::on_message(std::string_view line, int http_
         } catch (const std::exception&) {
         }
         const outcome o = classify_error_code(code);
-        finish_pending(it, o,
+        finish_pending(*entry, o,
                        "the server answered with JSON-RPC error " + std::to_string(code) + ": " + msg,
                        line, env.error, code);
     } else if (env.result.present()) {
         if (!env.result_is_object) {
-            finish_pending(it, outcome::malformed,
+            finish_pending(*entry, outcome::malformed,
                            "the reply's result is not a JSON object: \"" +
                                truncate_for_message(env.result.in(line), 200) + "\"",
                            line, env.result, 0);
-        } else if (!it->second.retry_tail.empty() &&
+        } else if (!entry->value.retry_tail.empty() &&
                    env.result.in(line).find("\"input_required\"") != std::string_view::npos &&
-                   answer_input_required(it, env.result.in(line))) {
+                   answer_input_required(*entry, env.result.in(line))) {
             // Retried with the answers under a new id; the call goes on.
-        } else if (env.result_is_error_flagged && it->second.result.method == "tools/call") {
-            finish_pending(it, outcome::tool_error, "the tool reported an error (isError: true)", line,
+        } else if (env.result_is_error_flagged && entry->value.result.method == "tools/call") {
+            finish_pending(*entry, outcome::tool_error, "the tool reported an error (isError: true)", line,
                            env.result, 0);
         } else {
-            finish_pending(it, outcome::ok, {}, line, env.result, 0);
+            finish_pending(*entry, outcome::ok, {}, line, env.result, 0);
         }
     } else {
-        finish_pending(it, outcome::malformed,
+        finish_pending(*entry, outcome::malformed,
                        "the reply has neither \"result\" nor \"error\": \"" +
                            truncate_for_message(line, 200) + "\"",
                        line, {}, 0);
@@ -702,9 +694,9 @@ MCP_LOADTEST_DECL bool session_core::is_response(const envelope& env, std::strin
 MCP_LOADTEST_DECL void session_core::handle_duplicate_member(const envelope& env, std::string_view line) {
     record_violation(protocol_violation::kind::duplicate_member, line, line.size());
     if (env.method.present() || !env.id_is_integer) return;  // a request's id is the server's, not ours
-    auto it = pending_.find(env.id_value);
-    if (it == pending_.end()) return;
-    finish_pending(it, outcome::malformed,
+    pending_entry* entry = pending_.find(env.id_value);
+    if (!entry) return;
+    finish_pending(*entry, outcome::malformed,
                    "the reply has \"" + std::string(env.duplicate) + "\" twice (again at byte " +
                        std::to_string(env.duplicate_offset) +
                        "); JSON parsers disagree on which one counts, so it cannot complete the call: \"" +
@@ -713,11 +705,11 @@ MCP_LOADTEST_DECL void session_core::handle_duplicate_member(const envelope& env
                    line, {}, 0);
 }
 
-MCP_LOADTEST_DECL void session_core::finish_pending(std::unordered_map<std::uint64_t, pending_call>::iterator it, outcome o,
-                                                     std::string message, std::string_view line, span payload, std::int64_t code) {
-    const std::uint64_t id = it->first;
-    auto node = pending_.extract(it);
-    pending_call& p = node.mapped();
+MCP_LOADTEST_DECL void session_core::finish_pending(pending_entry& entry, outcome o, std::string message,
+                                                     std::string_view line, span payload, std::int64_t code) {
+    const std::uint64_t id = entry.id;
+    auto taken = pending_.take(entry);  // out of the table: completing may start the next call
+    pending_call& p = taken->value;
     call_result& r = result_of(id, p);
     r.http_status = static_cast<std::uint16_t>(http_status_);
     r.error_code = code;
@@ -739,11 +731,7 @@ MCP_LOADTEST_DECL void session_core::finish_pending(std::unordered_map<std::uint
     if (validator_ && !line.empty() && !is_raw(id)) validate_reply(r, line, payload_text);
     if (!is_raw(id)) note_call(r, payload_text);
     p.completion.complete(std::move(r));
-    recycle(std::move(node));
-}
-
-MCP_LOADTEST_DECL void session_core::recycle(std::unordered_map<std::uint64_t, pending_call>::node_type&& node) {
-    if (free_nodes_.size() < 256) free_nodes_.push_back(std::move(node));
+    pending_.recycle(std::move(taken));
 }
 
 MCP_LOADTEST_DECL void session_core::handle_notification(const envelope& env, std::string_view line) {
@@ -761,8 +749,7 @@ MCP_LOADTEST_DECL void session_core::handle_notification(const envelope& env, st
     if (n.method == "notifications/progress" && n.params.is_object()) {
         const auto token = n.params.find("progressToken");
         if (token != n.params.end() && token->is_number_unsigned()) {
-            if (auto it = pending_.find(token->get<std::uint64_t>()); it != pending_.end())
-                ++it->second.progress;
+            if (pending_entry* entry = pending_.find(token->get<std::uint64_t>())) ++entry->value.progress;
         }
     }
     if (options_.on_notification) options_.on_notification(n);
@@ -793,7 +780,7 @@ MCP_LOADTEST_DECL json session_core::answer_for_server(const std::string& method
                                 " (mcp-loadtest: install one in client_options.request_handlers)");
 }
 
-MCP_LOADTEST_DECL bool session_core::answer_input_required(std::unordered_map<std::uint64_t, pending_call>::iterator it, std::string_view result_text) {
+MCP_LOADTEST_DECL bool session_core::answer_input_required(pending_entry& entry, std::string_view result_text) {
     json result;
     try {
         result = json::parse(result_text);
@@ -801,10 +788,9 @@ MCP_LOADTEST_DECL bool session_core::answer_input_required(std::unordered_map<st
         return false;
     }
     if (!result.is_object() || result.value("resultType", "") != "input_required") return false;
-    pending_call& p = it->second;
-    const std::uint64_t old_id = it->first;
+    pending_call& p = entry.value;
     const auto fail = [&](outcome o, std::string message) {
-        finish_pending(pending_.find(old_id), o, std::move(message), {}, {}, 0);
+        finish_pending(entry, o, std::move(message), {}, {}, 0);
         return true;
     };
     if (++p.input_rounds > options_.max_input_rounds)
@@ -836,10 +822,7 @@ MCP_LOADTEST_DECL bool session_core::answer_input_required(std::unordered_map<st
         request_state = &state->get_ref<const std::string&>();
     write_input_retry(line, id, p.result.method, responses, request_state, p.retry_tail);
     // The same call continues under the new id: same deadline, same caller.
-    auto node = pending_.extract(it);
-    node.key() = id;
-    auto inserted = pending_.insert(std::move(node));
-    pending_call& moved = inserted.position->second;
+    pending_call& moved = pending_.insert(id, pending_.take(entry)).value;
     schedule_deadline(moved.deadline, id);
     if (auto slot = moved.completion.slot(); slot.is_connected()) {
         slot.assign([weak = weak_from_this(), id](asio::cancellation_type) {
@@ -952,13 +935,9 @@ MCP_LOADTEST_DECL void session_core::record_violation(protocol_violation::kind k
 }
 
 MCP_LOADTEST_DECL void session_core::fail_all_pending(outcome o, const std::string& message, bool deferred) {
-    auto pending = std::move(pending_);
-    pending_.clear();
-    std::vector<std::pair<std::uint64_t, pending_call>> ordered;
-    ordered.reserve(pending.size());
-    for (auto& [id, p] : pending) ordered.emplace_back(id, std::move(p));
-    std::sort(ordered.begin(), ordered.end(), [](auto& a, auto& b) { return a.first < b.first; });
-    for (auto& [id, p] : ordered) {
+    for (const auto& taken : pending_.take_all()) {  // in id order
+        const std::uint64_t id = taken->id;
+        pending_call& p = taken->value;
         call_result& r = result_of(id, p);
         r.outcome = o;
         r.message = message;
