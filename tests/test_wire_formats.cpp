@@ -25,9 +25,9 @@
 #include <cstdint>
 #include <cstdlib>
 #include <functional>
+#include <map>
 #include <memory>
 #include <random>
-#include <map>
 #include <string>
 #include <string_view>
 #include <vector>
