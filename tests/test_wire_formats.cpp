@@ -331,6 +331,19 @@ TEST_CASE("id_table: a call left in flight while thousands of ids go by, then ra
     CHECK(t.empty());
     CHECK(t.find(next) == nullptr);
 
+    // A burst grows the ring; once it has drained, the ring shrinks back.
+    table b;
+    for (std::uint64_t id = 1; id <= 10000; ++id) b.insert(id, b.spare());
+    CHECK(b.slot_count() >= 16384);
+    for (std::uint64_t id = 1; id <= 9960; ++id) b.recycle(b.take(*b.find(id)));
+    for (std::uint64_t id = 10001; id <= 10100; ++id) {
+        b.recycle(b.take(*b.find(id - 40)));
+        b.insert(id, b.spare());
+    }
+    CHECK(b.slot_count() <= 256);
+    CHECK(b.size() == 40);
+    for (std::uint64_t id = 10061; id <= 10100; ++id) CHECK(b.find(id) != nullptr);
+
     // Random traffic, ids mostly in order with some far behind and re-keyed ones,
     // checked against std::map after every step.
     table r;

@@ -7,7 +7,8 @@
 // thousands of ids went by) does not make the ring grow without bound: the
 // older call moves to a small hash map beside it, looked in only when the
 // ring misses. The ring grows while it is more than half full, so that stays
-// rare. Entries live in heap blocks of their own, recycled: a reference to one
+// rare, and shrinks back when it is less than an eighth full: a burst of calls
+// does not leave every later walk over it (compaction, in_flight()) that long. Entries live in heap blocks of their own, recycled: a reference to one
 // stays valid while the table changes around it, and after take() for as long
 // as its handle lives.
 #pragma once
@@ -44,6 +45,8 @@ public:
     [[nodiscard]] bool contains(std::uint64_t id) const noexcept { return find(id) != nullptr; }
     [[nodiscard]] std::size_t size() const noexcept { return size_; }
     [[nodiscard]] bool empty() const noexcept { return size_ == 0; }
+    /// The ring's length (a power of two, or 0): what a walk over the table visits.
+    [[nodiscard]] std::size_t slot_count() const noexcept { return slots_.size(); }
 
     /// An entry to fill and insert: a finished one (its value as it was left:
     /// the caller sets every member it reads) or a new one.
@@ -56,7 +59,8 @@ public:
 
     /// Files `h` under `id`, which must not be in the table. Returns it.
     entry& insert(std::uint64_t id, handle h) {
-        if (2 * (size_ + 1) > slots_.size()) grow();
+        if (2 * (size_ + 1) > slots_.size()) resize(std::max(min_slots, 2 * slots_.size()));
+        else if (slots_.size() > min_slots && 8 * (size_ + 1) < slots_.size()) resize(std::max(min_slots, slots_.size() / 4));
         h->id = id;
         entry& e = *h;
         place(std::move(h));
@@ -128,10 +132,10 @@ private:
         }
     }
 
-    void grow() {
+    void resize(std::size_t slots) {
         std::vector<handle> old = std::move(slots_);
         slots_.clear();
-        slots_.resize(std::max(min_slots, 2 * old.size()));
+        slots_.resize(slots);
         mask_ = slots_.size() - 1;
         auto stepped_aside = std::move(overflow_);
         overflow_.clear();
