@@ -7,10 +7,11 @@
 // thousands of ids went by) does not make the ring grow without bound: the
 // older call moves to a small hash map beside it, looked in only when the
 // ring misses. The ring grows while it is more than half full, so that stays
-// rare, and shrinks back when it is less than an eighth full: a burst of calls
-// does not leave every later walk over it (compaction, in_flight()) that long. Entries live in heap blocks of their own, recycled: a reference to one
-// stays valid while the table changes around it, and after take() for as long
-// as its handle lives.
+// rare, and shrinks back when it is less than an eighth full, so that a burst
+// of calls does not leave every later walk over it (the deadline compaction,
+// in_flight()) that long. Entries live in heap blocks of their own, recycled:
+// a reference to one stays valid while the table changes around it, and after
+// take() for as long as its handle lives.
 #pragma once
 
 #include <algorithm>
@@ -59,8 +60,10 @@ public:
 
     /// Files `h` under `id`, which must not be in the table. Returns it.
     entry& insert(std::uint64_t id, handle h) {
-        if (2 * (size_ + 1) > slots_.size()) resize(std::max(min_slots, 2 * slots_.size()));
-        else if (slots_.size() > min_slots && 8 * (size_ + 1) < slots_.size()) resize(std::max(min_slots, slots_.size() / 4));
+        if (2 * (size_ + 1) > slots_.size())
+            resize(std::max(min_slots, 2 * slots_.size()));
+        else if (slots_.size() > min_slots && 8 * (size_ + 1) < slots_.size())
+            resize(std::max(min_slots, slots_.size() / 4));
         h->id = id;
         entry& e = *h;
         place(std::move(h));
