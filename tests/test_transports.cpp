@@ -250,6 +250,29 @@ MCP_LOADTEST_CASE("modern: InputRequiredResult rounds are answered through the r
     co_await s.close();
 }
 
+MCP_LOADTEST_CASE("modern: a request handler that cancels the call it is answering ends that call, nothing more") {
+    // The handler is user code run in the middle of the reply's handling: the call it cancels must end
+    // once, as cancelled, and the retry it would have answered is never sent.
+    auto o = with_elicitation();
+    mlt::session* current = nullptr;
+    o.request_handlers["elicitation/create"] = [&current](const mlt::json&) {
+        for (const auto& call : current->in_flight()) current->cancel(call.request_id, "withdrawn by the handler");
+        return mlt::json{{"action", "accept"}, {"content", {{"confirmed", true}}}};
+    };
+    auto s = co_await mlt::connect(quiet(fixture("modern_server.py")), o);
+    REQUIRE(s.identity().era == mlt::protocol_era::modern);
+    current = &s;
+    const auto sent_before = s.stats().requests_sent;
+    auto confirm = co_await s.call_tool("confirm", mlt::args("action", "deploy"), {.timeout = 5s});
+    MCP_CHECK_OUTCOME(confirm, mlt::outcome::cancelled);
+    CHECK(confirm.message == "withdrawn by the handler");
+    CHECK(s.in_flight().empty());
+    CHECK(s.stats().requests_sent == sent_before + 1);  // the call, and no retry
+    current = nullptr;
+    MCP_CHECK_OK(co_await s.call_tool("echo", mlt::args("message", "still here"), {.timeout = 5s}));
+    co_await s.close();
+}
+
 MCP_LOADTEST_CASE("modern: an input request with no handler fails the call clearly, a round limit bounds it") {
     auto s = co_await mlt::connect(quiet(fixture("modern_server.py")));
     auto confirm = co_await s.call_tool("confirm", mlt::args("action", "x"));

@@ -788,17 +788,17 @@ MCP_LOADTEST_DECL bool session_core::answer_input_required(pending_entry& entry,
         return false;
     }
     if (!result.is_object() || result.value("resultType", "") != "input_required") return false;
-    pending_call& p = entry.value;
-    const auto fail = [&](outcome o, std::string message) {
-        finish_pending(entry, o, std::move(message), {}, {}, 0);
+    const std::uint64_t asked_id = entry.id;
+    if (++entry.value.input_rounds > options_.max_input_rounds) {
+        finish_pending(entry, outcome::protocol_error,
+                       "the server asked for input " + std::to_string(entry.value.input_rounds) +
+                           " times (InputRequiredResult) without completing; client_options.max_input_rounds is " +
+                           std::to_string(options_.max_input_rounds) + ".",
+                       {}, {}, 0);
         return true;
-    };
-    if (++p.input_rounds > options_.max_input_rounds)
-        return fail(outcome::protocol_error,
-                    "the server asked for input " + std::to_string(p.input_rounds) +
-                        " times (InputRequiredResult) without completing; client_options.max_input_rounds is " +
-                        std::to_string(options_.max_input_rounds) + ".");
+    }
     json responses = json::object();
+    std::string cannot_answer;
     if (auto reqs = result.find("inputRequests"); reqs != result.end() && reqs->is_object()) {
         for (const auto& [key, input] : reqs->items()) {
             const std::string method = input.is_object() ? input.value("method", "") : std::string();
@@ -807,14 +807,23 @@ MCP_LOADTEST_DECL bool session_core::answer_input_required(pending_entry& entry,
                 responses[key] = answer_for_server(method, params);
                 ++stats_.server_requests_answered;
             } catch (const std::exception& e) {
-                return fail(outcome::protocol_error,
-                            "the server asked for input \"" + key + "\" (" + method +
+                cannot_answer = "the server asked for input \"" + key + "\" (" + method +
                                 ") and the client cannot provide it: " + e.what() +
                                 ". Hint: install a handler for " + method +
-                                " in client_options.request_handlers (it also declares the capability).");
+                                " in client_options.request_handlers (it also declares the capability).";
+                break;
             }
         }
     }
+    // The handlers are user code: one may have cancelled this very call or closed the session, and then
+    // the entry is gone (its block recycled). Only the id is trusted across them.
+    pending_entry* const still = pending_.find(asked_id);
+    if (!still) return true;
+    if (!cannot_answer.empty()) {
+        finish_pending(*still, outcome::protocol_error, std::move(cannot_answer), {}, {}, 0);
+        return true;
+    }
+    pending_call& p = still->value;
     std::string line;
     const std::uint64_t id = next_id();
     const std::string* request_state = nullptr;
@@ -822,7 +831,7 @@ MCP_LOADTEST_DECL bool session_core::answer_input_required(pending_entry& entry,
         request_state = &state->get_ref<const std::string&>();
     write_input_retry(line, id, p.result.method, responses, request_state, p.retry_tail);
     // The same call continues under the new id: same deadline, same caller.
-    pending_call& moved = pending_.insert(id, pending_.take(entry)).value;
+    pending_call& moved = pending_.insert(id, pending_.take(*still)).value;
     schedule_deadline(moved.deadline, id);
     if (auto slot = moved.completion.slot(); slot.is_connected()) {
         slot.assign([weak = weak_from_this(), id](asio::cancellation_type) {
