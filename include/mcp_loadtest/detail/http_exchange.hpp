@@ -6,6 +6,7 @@
 
 #include <mcp_loadtest/detail/base64.hpp>
 #include <mcp_loadtest/detail/byte_stream.hpp>
+#include <mcp_loadtest/detail/handler_memory.hpp>
 #include <mcp_loadtest/detail/http1.hpp>
 #include <mcp_loadtest/detail/sse.hpp>
 #include <mcp_loadtest/detail/transport.hpp>
@@ -62,6 +63,7 @@ struct http_connection {
     asio::steady_timer answer_deadline;  // armed only for unowned exchanges
     http1::response_parser parser{};
     std::vector<char> buffer = std::vector<char>(16 * 1024);
+    handler_memory write_memory, read_memory;  // for the one write and the one read in flight
     std::shared_ptr<http_exchange> current;
     bool pooled = true;
     bool reused = false;

@@ -18,6 +18,7 @@
 
 #include <mcp_loadtest/any_server.hpp>
 #include <mcp_loadtest/detail/http_exchange.hpp>
+#include <mcp_loadtest/detail/id_table.hpp>
 #include <mcp_loadtest/detail/json_scan.hpp>
 #include <mcp_loadtest/detail/url.hpp>
 
@@ -25,7 +26,6 @@
 #include <deque>
 #include <memory>
 #include <string>
-#include <unordered_map>
 #include <vector>
 
 namespace mcp_loadtest::detail {
@@ -176,6 +176,11 @@ protected:
 
     MCP_LOADTEST_DECL void release_all() noexcept;
 
+    // by_id_: files `ex` under its id (replacing what was there: a resumption or a replay
+    // carries the same request on), and forgets an id.
+    MCP_LOADTEST_DECL void file_by_id(const std::shared_ptr<exchange>& ex);
+    MCP_LOADTEST_DECL void unfile_id(std::uint64_t id) noexcept;
+
     // ---- responses -----------------------------------------------------------------
 
     MCP_LOADTEST_DECL void on_read(const std::shared_ptr<connection>& c, const asio::error_code& ec, std::size_t n);
@@ -226,7 +231,8 @@ protected:
 
     std::vector<std::shared_ptr<connection>> idle_;
     std::deque<std::shared_ptr<exchange>> waiting_;
-    std::unordered_map<std::uint64_t, std::weak_ptr<exchange>> by_id_;
+    // The exchange carrying each request in flight, by its JSON-RPC id (for forget()).
+    id_table<std::weak_ptr<exchange>> by_id_;
     std::vector<std::weak_ptr<connection>> live_;  // every connection opened (see track())
     std::size_t prune_live_at_ = 64;
     std::size_t unowned_waiting_ = 0, unowned_waiting_bytes_ = 0;  // in waiting_ (see admit_unowned())

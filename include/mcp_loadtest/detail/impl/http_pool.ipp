@@ -74,15 +74,15 @@ MCP_LOADTEST_DECL void http_pool_transport::send(std::string_view line, const ou
     while (!body.empty() && (body.back() == '\n' || body.back() == '\r')) body.remove_suffix(1);
     keep_for_replay(*ex, body);
     write_post(ex->request, body, info);
-    if (ex->id) by_id_[ex->id] = ex;
+    if (ex->id) file_by_id(ex);
     dispatch(std::move(ex));
 }
 
 MCP_LOADTEST_DECL void http_pool_transport::forget(std::uint64_t id) {
-    auto it = by_id_.find(id);
-    if (it == by_id_.end()) return;
-    auto ex = it->second.lock();
-    by_id_.erase(it);
+    auto* filed = by_id_.find(id);
+    if (!filed) return;
+    auto ex = filed->value.lock();
+    unfile_id(id);
     if (!ex) return;
     ex->abandoned = true;
     // Closing the exchange's connection frees the pool slot and, for a
@@ -295,18 +295,20 @@ MCP_LOADTEST_DECL void http_pool_transport::start_exchange(const std::shared_ptr
                                        : static_cast<std::uint64_t>(limits_.max_message_size) + 1);
     if (ex->unowned()) arm_answer_deadline(c, ex);
     auto me = self();
-    c->socket.async_write(asio::buffer(ex->request), [me, c, ex](const asio::error_code& ec, std::size_t n) {
+    auto written = [me, c, ex](const asio::error_code& ec, std::size_t n) {
         if (me->stats_) me->stats_->bytes_written += n;
         if (ec && ec != asio::error::operation_aborted && !c->closed && c->current == ex)
             me->connection_failed(c, "sending the request: " + ec.message());
-    });
+    };
+    c->socket.async_write(asio::buffer(ex->request),
+                          using_memory(c->write_memory, std::move(written)));
     if (!c->reading) read_more(c);  // an idle connection already has a read pending
 }
 
 MCP_LOADTEST_DECL void http_pool_transport::read_more(const std::shared_ptr<connection>& c) {
     auto me = self();
     c->reading = true;
-    c->socket.async_read_some(asio::buffer(c->buffer), [me, c](const asio::error_code& ec, std::size_t n) {
+    auto arrived = [me, c](const asio::error_code& ec, std::size_t n) {
         c->reading = false;
         if (!c->current && !c->closed) {
             // Bytes or EOF on an idle keep-alive connection: it is no longer usable.
@@ -314,7 +316,9 @@ MCP_LOADTEST_DECL void http_pool_transport::read_more(const std::shared_ptr<conn
             return;
         }
         me->on_read(c, ec, n);
-    });
+    };
+    c->socket.async_read_some(asio::buffer(c->buffer),
+                              using_memory(c->read_memory, std::move(arrived)));
 }
 
 MCP_LOADTEST_DECL void http_pool_transport::release_connection(const std::shared_ptr<connection>& c) {
@@ -365,13 +369,14 @@ MCP_LOADTEST_DECL void http_pool_transport::release_all() noexcept {
     waiting_.clear();
     unowned_waiting_ = 0;
     unowned_waiting_bytes_ = 0;
-    for (auto& [id, w] : by_id_)
-        if (auto ex = w.lock())
+    by_id_.for_each([](const auto& filed) {
+        if (auto ex = filed.value.lock())
             if (auto c = ex->conn.lock()) {
                 c->closed = true;
                 asio::error_code ignored;
                 c->socket.close(ignored);
             }
+    });
     by_id_.clear();
     for (auto& c : idle) {
         c->closed = true;
@@ -393,6 +398,24 @@ MCP_LOADTEST_DECL void http_pool_transport::release_all() noexcept {
         ready_event_.cancel();
     } catch (...) {
     }
+}
+
+MCP_LOADTEST_DECL void http_pool_transport::file_by_id(const std::shared_ptr<exchange>& ex) {
+    if (auto* filed = by_id_.find(ex->id)) {
+        filed->value = ex;
+        return;
+    }
+    auto h = by_id_.spare();
+    h->value = ex;
+    by_id_.insert(ex->id, std::move(h));
+}
+
+MCP_LOADTEST_DECL void http_pool_transport::unfile_id(std::uint64_t id) noexcept {
+    auto* filed = by_id_.find(id);
+    if (!filed) return;
+    auto h = by_id_.take(*filed);
+    h->value.reset();  // a spare must not keep the exchange's control block
+    by_id_.recycle(std::move(h));
 }
 
 MCP_LOADTEST_DECL void http_pool_transport::on_read(const std::shared_ptr<connection>& c, const asio::error_code& ec, std::size_t n) {
@@ -564,7 +587,7 @@ MCP_LOADTEST_DECL void http_pool_transport::finish_exchange(exchange& ex) {
         own_exchange_done(ex);
         return;
     }
-    if (ex.id) by_id_.erase(ex.id);
+    if (ex.id) unfile_id(ex.id);
     if (!events_) return;
     if (!ex.carries_message()) {
         own_exchange_done(ex);
@@ -657,7 +680,7 @@ MCP_LOADTEST_DECL void http_pool_transport::fail_exchange(exchange& ex, outcome 
         own_exchange_failed(ex, o, message);
         return;
     }
-    if (ex.id) by_id_.erase(ex.id);
+    if (ex.id) unfile_id(ex.id);
     if (!events_) return;
     if (!ex.carries_message()) {
         own_exchange_failed(ex, o, message);

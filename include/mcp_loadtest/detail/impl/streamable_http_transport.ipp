@@ -93,7 +93,7 @@ MCP_LOADTEST_DECL bool streamable_http_transport::try_resume(exchange& ex) {
     append_session_headers(req);
     req += "Last-Event-ID: " + last + "\r\n\r\n";
     r->request = std::move(req);
-    by_id_[r->id] = r;
+    file_by_id(r);
     const auto delay = std::chrono::milliseconds(std::min<std::uint64_t>(ex.events().retry_ms().value_or(1000), 30000));
     auto timer = std::make_shared<asio::steady_timer>(ex_, delay);
     auto me = std::static_pointer_cast<streamable_http_transport>(shared_from_this());
@@ -140,7 +140,7 @@ MCP_LOADTEST_DECL bool streamable_http_transport::replay_after_reinitialize(exch
     copy->id = failed.id;
     copy->replayed = true;
     copy->body = std::move(failed.body);
-    by_id_[copy->id] = copy;
+    file_by_id(copy);
     replay_.push_back(copy);
     if (reinitializing_) return true;
     reinitializing_ = true;
