@@ -291,6 +291,42 @@ TEST_CASE("same_text: every length up to 40, equal and differing at each byte") 
     CHECK_FALSE(d::same_text("tools/cal1", text.substr(10)));
 }
 
+TEST_CASE("ascii_iequals: every length up to 40, every byte folded or differing, against a byte-wise fold") {
+    // Eight bytes per step with an overlapping last step: every length and position must be
+    // seen, and only 'A'..'Z' may fold (bytes 0x20 apart that are not letters differ: '@' and
+    // '`', '[' and '{', 0xC1 and 0xE1). Exact-size heap blocks, as for same_text.
+    const auto reference = [](std::string_view a, std::string_view b) {
+        if (a.size() != b.size()) return false;
+        for (std::size_t i = 0; i < a.size(); ++i)
+            if (d::ascii_lower(a[i]) != d::ascii_lower(b[i])) return false;
+        return true;
+    };
+    const std::string_view pattern = "content-type: mcp-session-id/transfer-enc";
+    const std::array<std::pair<char, char>, 8> pairs{{{'a', 'A'}, {'z', 'Z'}, {'m', 'M'}, {'@', '`'}, {'[', '{'},
+                                                      {'\xC1', '\xE1'}, {'-', '\r'}, {'a', 'b'}}};
+    for (std::size_t n = 0; n <= 40; ++n) {
+        const auto a = std::make_unique<char[]>(n);
+        const auto b = std::make_unique<char[]>(n);
+        std::copy_n(pattern.data(), n, a.get());
+        std::copy_n(pattern.data(), n, b.get());
+        const std::string_view x(a.get(), n), y(b.get(), n);
+        CHECK(d::ascii_iequals(x, y));
+        for (std::size_t i = 0; i < n; ++i)
+            for (const auto& [lower, other] : pairs) {
+                a[i] = lower;
+                b[i] = other;
+                CHECK(d::ascii_iequals(x, y) == reference(x, y));
+                CHECK(d::ascii_iequals(y, x) == reference(y, x));
+                a[i] = b[i] = pattern[i];
+            }
+        if (n > 0) CHECK_FALSE(d::ascii_iequals(x, y.substr(1)));
+    }
+    CHECK(d::ascii_iequals("Content-Length", "content-length"));
+    CHECK(d::ascii_iequals("MCP-SESSION-ID", "mcp-session-id"));
+    CHECK_FALSE(d::ascii_iequals("Content-Length", "content-lengtH2"));
+    static_assert(d::ascii_iequals("Transfer-Encoding", "transfer-encoding"));  // still constexpr
+}
+
 TEST_CASE("id_table: a call left in flight while thousands of ids go by, then random traffic against a map") {
     using table = d::id_table<std::string>;
     table t;

@@ -9,8 +9,11 @@
 #include <mcp_loadtest/detail/config.hpp>
 
 #include <cstddef>
+#include <cstdint>
+#include <cstring>
 #include <string>
 #include <string_view>
+#include <type_traits>
 
 namespace mcp_loadtest::detail {
 
@@ -18,9 +21,38 @@ namespace mcp_loadtest::detail {
     return (c >= 'A' && c <= 'Z') ? static_cast<char>(c + ('a' - 'A')) : c;
 }
 
+namespace wire_text_impl {
+
+inline std::uint64_t load8(const char* p) noexcept {
+    std::uint64_t w;
+    std::memcpy(&w, p, 8);
+    return w;
+}
+
+// ascii_lower on eight bytes at once: 'A'..'Z' get 0x20 added, every other byte (non-ASCII
+// included) is left as it is. No byte's arithmetic carries into the next.
+inline std::uint64_t fold8(std::uint64_t w) noexcept {
+    constexpr std::uint64_t ones = 0x0101010101010101ULL, highs = ones * 0x80;
+    const std::uint64_t low7 = w & ~highs;
+    const std::uint64_t above_z = low7 + ones * (0x7f - 'Z');  // top bit: above 'Z'
+    const std::uint64_t from_a = low7 + ones * (0x80 - 'A');   // top bit: 'A' or above
+    return w | ((from_a & ~above_z & ~w & highs) >> 2);
+}
+
+}  // namespace wire_text_impl
+
 [[nodiscard]] constexpr bool ascii_iequals(std::string_view a, std::string_view b) noexcept {
     if (a.size() != b.size()) return false;
-    for (std::size_t i = 0; i < a.size(); ++i)
+    const std::size_t n = a.size();
+    if (!std::is_constant_evaluated() && n >= 8) {
+        // Header names are compared on every response: eight bytes per step, the last step
+        // overlapping the one before it.
+        using wire_text_impl::fold8, wire_text_impl::load8;
+        for (std::size_t i = 0; i + 8 < n; i += 8)
+            if (fold8(load8(a.data() + i)) != fold8(load8(b.data() + i))) return false;
+        return fold8(load8(a.data() + n - 8)) == fold8(load8(b.data() + n - 8));
+    }
+    for (std::size_t i = 0; i < n; ++i)
         if (a[i] != b[i] && ascii_lower(a[i]) != ascii_lower(b[i])) return false;  // folds only what differs
     return true;
 }

@@ -388,7 +388,8 @@ MCP_LOADTEST_DECL bool response_parser::parse_head_block() {
     const char* value_begin = nullptr;  // of the last field, for obsolete line folding
     for (std::size_t pos = eol + 1;;) {
         eol = block.find('\n', pos);
-        line = block.substr(pos, eol - pos);
+        if (eol == npos) eol = block.size();
+        line = std::string_view(data + pos, eol - pos);
         if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
         if (line.empty()) break;
         if (line.front() == ' ' || line.front() == '\t') {
@@ -402,17 +403,23 @@ MCP_LOADTEST_DECL bool response_parser::parse_head_block() {
             head_.fields.back().value = trim_ows(
                 std::string_view(value_begin, static_cast<std::size_t>(line.data() + line.size() - value_begin)));
         } else {
-            const std::size_t colon = line.find(':');
-            if (colon == std::string_view::npos)
-                return fail(errc::bad_header, "header line without a colon: " + excerpt(line));
-            const std::string_view name = line.substr(0, colon);
-            if (!impl::is_token(name))
+            // The name's bytes are checked as they are passed: the first that is not a token
+            // byte must be the colon.
+            std::size_t colon = 0;
+            while (colon < line.size() && impl::token_table.ok[static_cast<unsigned char>(line[colon])]) ++colon;
+            if (colon == 0 || colon == line.size() || line[colon] != ':') {
+                colon = line.find(':');
+                if (colon == std::string_view::npos)
+                    return fail(errc::bad_header, "header line without a colon: " + excerpt(line));
+                const std::string_view name = line.substr(0, colon);
                 return fail(errc::bad_header,
                             "invalid header name " + excerpt(name) +
                                 (name.empty() ? "" : " (no whitespace is allowed before the colon)"));
+            }
             value_begin = line.data() + colon + 1;
-            const std::string_view value = trim_ows(line.substr(colon + 1));
-            head_.fields.push_back({name, value});
+            const std::string_view value =
+                trim_ows(std::string_view(value_begin, line.size() - colon - 1));
+            head_.fields.push_back({std::string_view(line.data(), colon), value});
         }
         pos = eol + 1;
     }
