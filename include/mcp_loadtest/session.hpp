@@ -229,7 +229,7 @@ private:
     MCP_LOADTEST_DECL asio::awaitable<call_result> request_named(std::string_view method, const json& params, std::string tool,
                                                                  call_options options);
 
-    MCP_LOADTEST_DECL asio::awaitable<call_result> start(detail::session_core::request_line&& req);
+    MCP_LOADTEST_DECL asio::awaitable<call_result> start(detail::session_core::request_box req);
 
     template <class Item, class Convert>
     // String literals only: coroutine parameters stay trivially copyable (GCC 12).

@@ -18,17 +18,17 @@ namespace mcp_loadtest::detail {
 
 struct start_request_initiation {
     std::shared_ptr<session_core> core;
-    // The request by reference: async_initiate keeps it in its frame until this runs.
     template <class Handler>
-    void operator()(Handler&& handler, session_core::request_line&& req) const {
-        core->start_request(std::move(req), call_completion(std::forward<Handler>(handler)));
+    void operator()(Handler&& handler, session_core::request_box req) const {
+        core->start_request(std::move(*req), call_completion(std::forward<Handler>(handler)));
+        core->recycle_request(std::move(req));
     }
 };
 
 /// Sends a prepared request when awaited. Not a coroutine: the line is already
 /// written, and the core is kept alive by the operation.
 MCP_LOADTEST_DECL asio::awaitable<call_result> start_request(std::shared_ptr<session_core> core,
-                                                             session_core::request_line&& req);
+                                                             session_core::request_box req);
 
 /// Writes a tools/call of `name` in the session's era into `req` (every member set,
 /// its line's buffer reused); in strict mode, throws invalid_arguments first when

@@ -72,7 +72,10 @@ public:
     std::uint64_t next_id() noexcept { return ++last_id_; }
     [[nodiscard]] std::uint64_t last_id() const noexcept { return last_id_; }
 
-    /// A prepared request: the complete line to send and what to call it.
+    /// A prepared request: the complete line to send and what to call it. Its owner
+    /// fills it again for the next call (a request box, the load engine's call):
+    /// start_request reads the line and leaves its buffer, and the names unless they
+    /// differ from the entry's, with it.
     struct request_line {
         std::uint64_t id = 0;
         std::string line;  // ends with '\n'
@@ -88,15 +91,18 @@ public:
         /// False when the caller reads only the result's outcome and names (the load
         /// engine's own calls): the reply is validated as ever, not copied into call_result::raw.
         bool keep_reply = true;
-        /// True when the caller fills this request again for its next call (the load
-        /// engine): start_request leaves the line's buffer with it, not in spare_lines_.
-        bool reused = false;
     };
 
-    /// A string for the next request's line, with the capacity of an earlier
-    /// one and its old bytes (clear it, or write over it): transports copy the
-    /// line, so buffers go round without a malloc per request.
-    [[nodiscard]] MCP_LOADTEST_DECL std::string take_line_buffer() noexcept;
+    /// A request on its way through an awaitable: Asio moves an operation's arguments
+    /// twice before they reach the initiation, a box is a pointer.
+    using request_box = std::unique_ptr<request_line>;
+
+    /// A request to fill (every member: it holds an earlier call's, buffers and
+    /// names included, so they go round without a malloc per request).
+    [[nodiscard]] MCP_LOADTEST_DECL request_box take_request();
+
+    /// Keeps a sent request's box for take_request(), up to a bound.
+    MCP_LOADTEST_DECL void recycle_request(request_box box);
 
     /// Registers and sends a request; `completion` gets exactly one call_result.
     MCP_LOADTEST_DECL void start_request(request_line&& req, call_completion&& completion);
@@ -345,7 +351,7 @@ private:
 
     std::uint64_t last_id_ = 0;
     id_table<pending_call> pending_;
-    std::vector<std::string> spare_lines_;  // request-line buffers, see take_line_buffer()
+    std::vector<request_box> spare_requests_;  // see take_request()
     std::priority_queue<deadline_entry, std::vector<deadline_entry>, std::greater<>> deadlines_;
     clock::time_point armed_for_ = clock::time_point::max();
     std::uint64_t deadline_generation_ = 0;

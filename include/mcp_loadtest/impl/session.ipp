@@ -30,8 +30,8 @@ MCP_LOADTEST_DECL session& session::operator=(session&& o) noexcept {
 MCP_LOADTEST_DECL asio::awaitable<call_result> session::call_tool(std::string_view name, const arguments& args,
                                                                    call_options options) {
     auto& c = core();
-    detail::session_core::request_line req;
-    detail::fill_tool_call(c, req, name, args, options);
+    auto req = c.take_request();
+    detail::fill_tool_call(c, *req, name, args, options);
     return start(std::move(req));
 }
 
@@ -96,7 +96,9 @@ MCP_LOADTEST_DECL void session::notify(std::string_view method, const json& para
 }
 
 MCP_LOADTEST_DECL asio::awaitable<call_result> session::send_raw(std::string_view bytes, raw_options options) {
-    return start(core().prepare_raw(bytes, options.timeout, options.quiet));
+    auto req = core().take_request();
+    *req = core().prepare_raw(bytes, options.timeout, options.quiet);
+    return start(std::move(req));
 }
 
 MCP_LOADTEST_DECL bool session::cancel(std::uint64_t request_id, std::string_view reason) {
@@ -154,7 +156,7 @@ MCP_LOADTEST_DECL asio::awaitable<call_result> session::request_named(std::strin
     return detail::send_request(core(), method, params, std::move(tool), options);
 }
 
-MCP_LOADTEST_DECL asio::awaitable<call_result> session::start(detail::session_core::request_line&& req) {
+MCP_LOADTEST_DECL asio::awaitable<call_result> session::start(detail::session_core::request_box req) {
     return detail::start_request(core_, std::move(req));
 }
 

@@ -82,8 +82,7 @@ asio::awaitable<void> load_engine::user_loop(std::size_t user, UsersAt users_at,
                                 std::chrono::nanoseconds think, std::uint64_t max_iterations) {
     asio::steady_timer timer(ex_);
     std::optional<iteration> it;  // these two when calls_only_
-    direct_call call;
-    call.request.reused = true;  // filled again for each of this user's calls: its line's buffer stays
+    direct_call call;  // filled again for each of this user's calls: its buffers stay
     for (;;) {
         const auto now = clock::now();  // read once: the iteration starts now
         const auto t = now - start_;

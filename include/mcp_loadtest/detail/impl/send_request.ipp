@@ -15,7 +15,7 @@
 namespace mcp_loadtest::detail {
 
 MCP_LOADTEST_DECL asio::awaitable<call_result> start_request(std::shared_ptr<session_core> core,
-                                                              session_core::request_line&& req) {
+                                                              session_core::request_box req) {
     return asio::async_initiate<const asio::use_awaitable_t<>&, void(call_result)>(
         start_request_initiation{std::move(core)}, asio::use_awaitable, std::move(req));
 }
@@ -24,9 +24,8 @@ MCP_LOADTEST_DECL void fill_tool_call(session_core& c, session_core::request_lin
                                       const arguments& args, const call_options& options) {
     if (c.strict()) c.check_arguments(name, args.text());
     req.id = c.next_id();
-    // A reused request keeps its line's buffer; another takes one start_request kept. Written over.
-    if (!req.reused) req.line = c.take_line_buffer();
-    // Compared first: a request reused by the engine still holds them (see start_request).
+    // The line is written over its buffer. Compared first: the request mostly still holds
+    // the names of its last call (see start_request).
     if (!same_text(req.method, "tools/call")) req.method.assign("tools/call");
     if (!same_text(req.tool, name)) req.tool.assign(name);
     req.options = options;
@@ -43,17 +42,20 @@ MCP_LOADTEST_DECL void fill_tool_call(session_core& c, session_core::request_lin
 
 MCP_LOADTEST_DECL asio::awaitable<call_result> send_request(session_core& c, std::string_view method, const json& params,
                                                              std::string tool, call_options options) {
-    session_core::request_line req;
+    auto box = c.take_request();
+    session_core::request_line& req = *box;
     req.id = c.next_id();
-    req.line = c.take_line_buffer();
     req.line.clear();  // write_request appends
     req.method.assign(method);
     req.tool = std::move(tool);
     req.options = options;
+    req.param_headers.clear();
+    req.raw = false;
+    req.keep_reply = true;
     const bool modern = c.era() == protocol_era::modern;
     req.params_members_at =
         write_request(req.line, req.id, method, params, modern ? &c.modern_meta() : nullptr, options.progress);
-    return start_request(c.shared_from_this(), std::move(req));
+    return start_request(c.shared_from_this(), std::move(box));
 }
 
 MCP_LOADTEST_DECL asio::awaitable<call_result> send_request(session_core& c, std::string_view method, const json& params,

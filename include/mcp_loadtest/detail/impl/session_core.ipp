@@ -88,11 +88,15 @@ MCP_LOADTEST_DECL void session_core::event_loop_ending() noexcept {
     orphans.clear();  // may destroy frames that own sessions, maybe this core's last owner but one
 }
 
-MCP_LOADTEST_DECL std::string session_core::take_line_buffer() noexcept {
-    if (spare_lines_.empty()) return {};
-    std::string s = std::move(spare_lines_.back());
-    spare_lines_.pop_back();
-    return s;
+MCP_LOADTEST_DECL session_core::request_box session_core::take_request() {
+    if (spare_requests_.empty()) return std::make_unique<request_line>();
+    request_box box = std::move(spare_requests_.back());
+    spare_requests_.pop_back();
+    return box;
+}
+
+MCP_LOADTEST_DECL void session_core::recycle_request(request_box box) {
+    if (box && spare_requests_.size() < 64 && box->line.capacity() <= 4096) spare_requests_.push_back(std::move(box));
 }
 
 MCP_LOADTEST_DECL void session_core::start_request(request_line&& req, call_completion&& completion) {
@@ -158,8 +162,6 @@ MCP_LOADTEST_DECL void session_core::start_request(request_line&& req, call_comp
     if (!req.param_headers.empty()) info.param_headers = &req.param_headers;
     info.raw = req.raw;
     wire_->send(req.line, info);
-    if (!req.reused && spare_lines_.size() < 64 && req.line.capacity() <= 4096)
-        spare_lines_.push_back(std::move(req.line));
 }
 
 MCP_LOADTEST_DECL session_core::request_line session_core::prepare_raw(std::string_view bytes, std::chrono::milliseconds timeout,
