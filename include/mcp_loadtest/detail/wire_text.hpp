@@ -8,9 +8,10 @@
 
 #include <mcp_loadtest/detail/config.hpp>
 
+#include <mcp_loadtest/detail/same_text.hpp>
+
 #include <cstddef>
 #include <cstdint>
-#include <cstring>
 #include <string>
 #include <string_view>
 #include <type_traits>
@@ -22,12 +23,6 @@ namespace mcp_loadtest::detail {
 }
 
 namespace wire_text_impl {
-
-inline std::uint64_t load8(const char* p) noexcept {
-    std::uint64_t w;
-    std::memcpy(&w, p, 8);
-    return w;
-}
 
 // ascii_lower on eight bytes at once: 'A'..'Z' get 0x20 added, every other byte (non-ASCII
 // included) is left as it is. No byte's arithmetic carries into the next.
@@ -47,10 +42,11 @@ inline std::uint64_t fold8(std::uint64_t w) noexcept {
     if (!std::is_constant_evaluated() && n >= 8) {
         // Header names are compared on every response: eight bytes per step, the last step
         // overlapping the one before it.
-        using wire_text_impl::fold8, wire_text_impl::load8;
+        using wire_text_impl::fold8;
+        const auto word = [](const char* p) { return load_word<std::uint64_t>(p); };
         for (std::size_t i = 0; i + 8 < n; i += 8)
-            if (fold8(load8(a.data() + i)) != fold8(load8(b.data() + i))) return false;
-        return fold8(load8(a.data() + n - 8)) == fold8(load8(b.data() + n - 8));
+            if (fold8(word(a.data() + i)) != fold8(word(b.data() + i))) return false;
+        return fold8(word(a.data() + n - 8)) == fold8(word(b.data() + n - 8));
     }
     for (std::size_t i = 0; i < n; ++i)
         if (a[i] != b[i] && ascii_lower(a[i]) != ascii_lower(b[i])) return false;  // folds only what differs
