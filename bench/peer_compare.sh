@@ -6,6 +6,12 @@
 # (library / mcp-stress calls/s; mcp-stress / library CPU per request). Issue 14's
 # targets: >= 1.5x the calls/s, >= 10x less CPU per request. It asserts nothing.
 #
+# Each round also runs the floor: `bench_peer --raw`, the same load with no library
+# (bench/raw_driver.hpp: blocking pipes, N requests in flight, each reply's id located
+# and nothing else). Its CPU per request is what any client pays for the same calls on
+# this machine, the kernel's share included; "library / floor" is what the library adds,
+# and "mcp-stress / floor" is the CPU ratio against mcp-stress of a client with no library.
+#
 #   bench/peer_compare.sh [--rounds R] [--users N] [--seconds D] [--bench-peer PATH]
 #     R rounds (default 3), each one run of each tool, alternating (library first);
 #     N users (default 8), D seconds of load per run (default 5).
@@ -127,6 +133,19 @@ run_library() {
   lib_self=$(field self_s < "$tmp/cpu"); lib_server=$(field children_s < "$tmp/cpu"); lib_tree=$(field tree_s < "$tmp/cpu")
 }
 
+run_raw() {
+  if ! python3 "$tmp/cpu_of.py" "$tmp/cpu" "$bench_peer" --raw --users "$users" --seconds "$seconds" \
+      -- "$node" "$everything" stdio > "$tmp/raw.out"; then
+    echo "peer_compare: bench_peer --raw failed:" >&2; tail -20 "$tmp/raw.out" >&2; exit 1
+  fi
+  local line; line=$(grep '^RESULT' "$tmp/raw.out")
+  raw_rps=$(echo "$line" | field calls_per_s)
+  raw_calls=$(echo "$line" | field calls)
+  raw_errors=$(echo "$line" | field errors)
+  raw_ns=$(echo "$line" | field cpu_ns_per_call)
+  raw_self=$(field self_s < "$tmp/cpu"); raw_server=$(field children_s < "$tmp/cpu"); raw_tree=$(field tree_s < "$tmp/cpu")
+}
+
 run_stress() {  # arguments: how long (-d D, or -n 1)
   if ! python3 "$tmp/cpu_of.py" "$tmp/cpu" "$stress" run -p tool-flood --tool echo --shape constant -c "$users" \
       "$@" --json -- "$node" "$everything" stdio > "$tmp/stress.json" 2> "$tmp/stress.err"; then
@@ -148,12 +167,16 @@ if [ -n "$stress" ]; then
   echo "  mcp-stress fixed cost (one -n 1 run, start-up to exit): ${ms_fixed} s own CPU"
 fi
 printf '%-6s %-10s %10s %8s %7s %12s %12s %10s %10s\n' round client calls/s calls errors "CPU ns/req" "own CPU s" "server s" "tree s"
-: > "$tmp/lib.rps"; : > "$tmp/lib.ns"; : > "$tmp/ms.rps"; : > "$tmp/ms.ns"; : > "$tmp/ms.marginal"
+: > "$tmp/lib.rps"; : > "$tmp/lib.ns"; : > "$tmp/raw.rps"; : > "$tmp/raw.ns"; : > "$tmp/ms.rps"; : > "$tmp/ms.ns"; : > "$tmp/ms.marginal"
 for r in $(seq 1 "$rounds"); do
   run_library
   printf '%-6s %-10s %10.0f %8s %7s %12.0f %12s %10s %10s\n' "$r" library "$lib_rps" "$lib_calls" "$lib_errors" "$lib_ns" \
     "$lib_self" "$lib_server" "$lib_tree"
   echo "$lib_rps" >> "$tmp/lib.rps"; echo "$lib_ns" >> "$tmp/lib.ns"
+  run_raw
+  printf '%-6s %-10s %10.0f %8s %7s %12.0f %12s %10s %10s\n' "$r" "floor(raw)" "$raw_rps" "$raw_calls" "$raw_errors" \
+    "$raw_ns" "$raw_self" "$raw_server" "$raw_tree"
+  echo "$raw_rps" >> "$tmp/raw.rps"; echo "$raw_ns" >> "$tmp/raw.ns"
   if [ -n "$stress" ]; then
     run_stress -d "$seconds"
     ms_ns=$(awk -v s="$ms_self" -v n="$ms_calls" 'BEGIN {print n ? s / n * 1e9 : 0}')
@@ -165,6 +188,9 @@ for r in $(seq 1 "$rounds"); do
 done
 lib_rps_m=$(median < "$tmp/lib.rps"); lib_ns_m=$(median < "$tmp/lib.ns")
 printf 'median library:    %10.0f calls/s, %8.0f ns client CPU per request (over run())\n' "$lib_rps_m" "$lib_ns_m"
+raw_rps_m=$(median < "$tmp/raw.rps"); raw_ns_m=$(median < "$tmp/raw.ns")
+printf 'median floor(raw): %10.0f calls/s, %8.0f ns client CPU per request (no library)\n' "$raw_rps_m" "$raw_ns_m"
+awk -v l="$lib_ns_m" -v r="$raw_ns_m" 'BEGIN { if (r > 0) printf "CPU per request: library / floor = %.2fx\n", l / r }'
 if [ -n "$stress" ]; then
   ms_rps_m=$(median < "$tmp/ms.rps"); ms_ns_m=$(median < "$tmp/ms.ns"); ms_mg_m=$(median < "$tmp/ms.marginal")
   printf 'median mcp-stress: %10.0f calls/s, %8.0f ns client CPU per request (whole process; %.0f marginal)\n' \
@@ -174,4 +200,5 @@ if [ -n "$stress" ]; then
     printf "calls/s: library / mcp-stress = %.2fx (target >= 1.5x: %s)\n", r, (r >= 1.5) ? "met" : "NOT met"
     printf "CPU per request: mcp-stress / library = %.1fx (target >= 10x: %s); marginal: %.1fx (%s)\n",
            q, (q >= 10) ? "met" : "NOT met", qm, (qm >= 10) ? "met" : "NOT met" }'
+  awk -v c="$ms_ns_m" -v r="$raw_ns_m" 'BEGIN { if (r > 0) printf "CPU per request: mcp-stress / floor = %.1fx (mcp-stress against a client with no library)\n", c / r }'
 fi

@@ -33,6 +33,7 @@
 #include <string_view>
 #include <sys/wait.h>
 #include <unistd.h>
+#include <utility>
 #include <vector>
 
 extern char** environ;
@@ -54,8 +55,8 @@ public:
     using clk = std::chrono::steady_clock;
 
     /// Spawns `argv` (looked up on PATH) with its stdin and stdout on pipes;
-    /// stderr is inherited.
-    explicit raw_driver(const std::vector<std::string>& argv) : buf_(1 << 20) {
+    /// stderr is inherited, or discarded when `discard_stderr`.
+    explicit raw_driver(const std::vector<std::string>& argv, bool discard_stderr = false) : buf_(1 << 20) {
         int in[2], out[2];
         if (::pipe2(in, O_CLOEXEC) != 0 || ::pipe2(out, O_CLOEXEC) != 0)
             throw std::runtime_error("raw_driver: pipe2 failed");
@@ -63,6 +64,7 @@ public:
         ::posix_spawn_file_actions_init(&fa);
         ::posix_spawn_file_actions_adddup2(&fa, in[0], STDIN_FILENO);
         ::posix_spawn_file_actions_adddup2(&fa, out[1], STDOUT_FILENO);
+        if (discard_stderr) ::posix_spawn_file_actions_addopen(&fa, STDERR_FILENO, "/dev/null", O_WRONLY, 0);
         std::vector<std::string> args = argv;
         std::vector<char*> cargs;
         for (auto& a : args) cargs.push_back(a.data());
@@ -93,6 +95,10 @@ public:
     }
 
     [[nodiscard]] pid_t pid() const noexcept { return pid_; }
+
+    /// The `arguments` object of every tools/call echo request, as JSON text
+    /// (default {"message":"x"}).
+    void set_arguments(std::string json) { arguments_ = std::move(json); }
 
     /// initialize + notifications/initialized. Throws if the server does not answer.
     void handshake() {
@@ -216,7 +222,8 @@ private:
         s.id = 0;
         f.latency_sum_s += std::chrono::duration<double>(now - s.sent_at).count();
         const std::string_view rest(p, static_cast<std::size_t>(e - p));
-        if (rest.starts_with(R"(,"result":)")) ++f.ok;
+        // fast_echo_server writes the id first, the TypeScript SDK the result first.
+        if (rest.starts_with(R"(,"result":)") || line.starts_with(R"({"result":)")) ++f.ok;
         else ++f.errors;
         return true;
     }

@@ -74,7 +74,7 @@ private:
     std::size_t max_message_size_;
 
     send_queue queue_;
-    bool write_broken_ = false, corked_ = false, io_closed_ = false;
+    bool write_broken_ = false, corked_ = false, io_closed_ = false, write_in_place_ = false;
 
     std::vector<char> read_buffer_;
     std::size_t read_begin_ = 0, read_end_pos_ = 0, scan_from_ = 0;

@@ -9,6 +9,10 @@ namespace mcp_loadtest::detail {
 MCP_LOADTEST_DECL void line_transport::start_io(int read_fd, int write_fd) {
     read_end_.assign(read_fd);
     if (write_fd >= 0 && write_fd != read_fd) write_end_.assign(write_fd);
+    // flush() tries a write in place first: it must fail with would_block, not wait.
+    asio::error_code ec;
+    writer().non_blocking(true, ec);
+    write_in_place_ = !ec;
     read_buffer_.resize(64 * 1024);
     start_read();
 }
@@ -45,7 +49,25 @@ MCP_LOADTEST_DECL void line_transport::close_descriptors() noexcept {
 }
 
 MCP_LOADTEST_DECL void line_transport::flush() {
-    asio::async_write(writer(), asio::buffer(queue_.begin_write()),
+    const std::string& bytes = queue_.begin_write();
+    std::size_t done = 0;
+    if (write_in_place_) {
+        // Nearly always the pipe or socket has room: written here, there is no
+        // operation to allocate and no completion to run, and the loop goes
+        // straight to sleep instead of polling once more for the completion.
+        // A full pipe, a partial write or an error takes the asynchronous
+        // path below, so a failure is still reported from the loop, never
+        // from inside the caller's send.
+        asio::error_code ec;
+        done = writer().write_some(asio::buffer(bytes), ec);
+        if (ec) done = 0;
+        if (done == bytes.size()) {
+            on_written(ec, done);
+            return;
+        }
+        if (stats_) stats_->bytes_written += done;
+    }
+    asio::async_write(writer(), asio::buffer(bytes) + done,
                       [self = std::static_pointer_cast<line_transport>(shared_from_this())](
                           const asio::error_code& ec, std::size_t n) { self->on_written(ec, n); });
 }
