@@ -8,7 +8,9 @@
 # examples/quickstart.cpp). Each is compiled -c at -O0 (g++ -std=gnu++20, Debian's
 # Asio, TLS on) `runs` times, alternating files so they share the machine's load; prints the median
 # wall time, peak compiler RSS, object size and number of functions, and the
-# ratio of each median to the baseline's. "separate" compiles the same files
+# ratio of each median to the baseline's, and to bare_asio_json.cpp's (the
+# baseline plus nlohmann-json: what is left is the library's own cost).
+# "separate" compiles the same files
 # with MCP_LOADTEST_SEPARATE_COMPILATION (the library's code comes from
 # src/mcp_loadtest.cpp, compiled once; its cost is printed apart).
 set -eu
@@ -42,21 +44,22 @@ for mode in $modes; do
     fi
     i=0
     while [ $i -lt "$runs" ]; do
-        for f in bare_asio one_case one_case_run; do
-            fx=""; [ $f != bare_asio ] && fx=$extra
+        for f in bare_asio bare_asio_json one_case one_case_run; do
+            fx=""; case $f in one_case*) fx=$extra ;; esac
             measure "$here/$f.cpp" "$fx" $f
         done
         i=$((i + 1))
     done
     base=$(cut -d' ' -f1 "$out/bare_asio.times" | median)
+    base_json=$(cut -d' ' -f1 "$out/bare_asio_json.times" | median)
     echo "mode: $mode"
-    printf '  %-14s %8s %8s %10s %10s %10s\n' file seconds ratio "peak MB" "object MB" functions
-    for f in bare_asio one_case one_case_run; do
+    printf '  %-14s %8s %8s %10s %10s %10s %10s\n' file seconds ratio "vs +json" "peak MB" "object MB" functions
+    for f in bare_asio bare_asio_json one_case one_case_run; do
         s=$(cut -d' ' -f1 "$out/$f.times" | median)
         k=$(cut -d' ' -f2 "$out/$f.times" | median)
         size=$(stat -c %s "$out/$f.o")
         fns=$(nm --defined-only "$out/$f.o" | grep -c ' [TtWw] ' || true)
-        printf '  %-14s %8.1f %7.2fx %10d %10.2f %10d\n' $f "$s" "$(echo "$s $base" | awk '{print $1/$2}')" \
-            $((${k%.*} / 1024)) "$(echo "$size" | awk '{print $1/1048576}')" "$fns"
+        printf '  %-14s %8.1f %7.2fx %9.2fx %10d %10.2f %10d\n' $f "$s" "$(echo "$s $base" | awk '{print $1/$2}')" \
+            "$(echo "$s $base_json" | awk '{print $1/$2}')" $((${k%.*} / 1024)) "$(echo "$size" | awk '{print $1/1048576}')" "$fns"
     done
 done

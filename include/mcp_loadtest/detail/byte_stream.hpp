@@ -9,6 +9,7 @@
 #include <mcp_loadtest/detail/asio_compat.hpp>
 #include <mcp_loadtest/network_server.hpp>
 
+#include <cstddef>
 #include <memory>
 #include <string>
 
@@ -69,6 +70,11 @@ public:
         return asio::async_write(plain_, buffers, std::forward<Token>(token));
     }
 
+    /// Writes what the socket takes now, without waiting, and returns how
+    /// many bytes that was: 0 when it would block or failed (an asynchronous
+    /// write of the rest then meets the error and reports it), and always 0
+    /// under TLS, whose records only async_write() produces.
+    [[nodiscard]] MCP_LOADTEST_DECL std::size_t write_in_place(asio::const_buffer bytes) noexcept;
     [[nodiscard]] bool is_open() const noexcept { return plain_.is_open(); }
     void close(asio::error_code& ec) { plain_.close(ec); }
     asio::posix::stream_descriptor& lowest_layer() noexcept { return plain_; }
@@ -79,6 +85,7 @@ private:
     std::shared_ptr<asio::ssl::context> ctx_;
     std::unique_ptr<asio::ssl::stream<asio::posix::stream_descriptor&>> tls_;
 #endif
+    bool non_blocking_set_ = false;  // write_in_place() must not wait: set on its first use
 };
 
 /// Why a TLS handshake failed, in words a user can act on.

@@ -33,6 +33,20 @@ MCP_LOADTEST_DECL void byte_stream::use_tls(std::shared_ptr<asio::ssl::context> 
 }
 #endif
 
+MCP_LOADTEST_DECL std::size_t byte_stream::write_in_place(asio::const_buffer bytes) noexcept {
+#if defined(MCP_LOADTEST_WITH_TLS)
+    if (tls_) return 0;
+#endif
+    asio::error_code ec;
+    if (!non_blocking_set_) {
+        plain_.non_blocking(true, ec);
+        if (ec) return 0;
+        non_blocking_set_ = true;
+    }
+    const std::size_t n = plain_.write_some(bytes, ec);
+    return ec ? 0 : n;
+}
+
 MCP_LOADTEST_DECL bool byte_stream::secure() const noexcept {
 #if defined(MCP_LOADTEST_WITH_TLS)
     return tls_ != nullptr;

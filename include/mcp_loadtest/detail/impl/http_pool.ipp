@@ -294,14 +294,20 @@ MCP_LOADTEST_DECL void http_pool_transport::start_exchange(const std::shared_ptr
     c->parser.set_body_limit(streaming ? std::numeric_limits<std::uint64_t>::max()
                                        : static_cast<std::uint64_t>(limits_.max_message_size) + 1);
     if (ex->unowned()) arm_answer_deadline(c, ex);
-    auto me = self();
-    auto written = [me, c, ex](const asio::error_code& ec, std::size_t n) {
-        if (me->stats_) me->stats_->bytes_written += n;
-        if (ec && ec != asio::error::operation_aborted && !c->closed && c->current == ex)
-            me->connection_failed(c, "sending the request: " + ec.message());
-    };
-    c->socket.async_write(asio::buffer(ex->request),
-                          using_memory(c->write_memory, std::move(written)));
+    // A request nearly always fits the socket's buffer: written here, it needs
+    // no operation and no completion. What is left (a full buffer, TLS, an
+    // error) goes asynchronously, so a failure is reported from the loop.
+    const std::size_t done = c->socket.write_in_place(asio::buffer(ex->request));
+    if (stats_) stats_->bytes_written += done;
+    if (done < ex->request.size()) {
+        auto me = self();
+        auto written = [me, c, ex](const asio::error_code& ec, std::size_t n) {
+            if (me->stats_) me->stats_->bytes_written += n;
+            if (ec && ec != asio::error::operation_aborted && !c->closed && c->current == ex)
+                me->connection_failed(c, "sending the request: " + ec.message());
+        };
+        c->socket.async_write(asio::buffer(ex->request) + done, using_memory(c->write_memory, std::move(written)));
+    }
     if (!c->reading) read_more(c);  // an idle connection already has a read pending
 }
 
