@@ -52,7 +52,8 @@ protected:
     asio::any_io_executor ex_;
 
 private:
-    MCP_LOADTEST_DECL void flush();
+    // Writes the queued bytes; `in_place`: try a non-blocking write first.
+    MCP_LOADTEST_DECL void flush(bool in_place);
 
     MCP_LOADTEST_DECL void on_written(const asio::error_code& ec, std::size_t n);
 

@@ -9,7 +9,7 @@ namespace mcp_loadtest::detail {
 MCP_LOADTEST_DECL void line_transport::start_io(int read_fd, int write_fd) {
     read_end_.assign(read_fd);
     if (write_fd >= 0 && write_fd != read_fd) write_end_.assign(write_fd);
-    // flush() tries a write in place first: it must fail with would_block, not wait.
+    // flush(true) tries a write in place first: it must fail with would_block, not wait.
     asio::error_code ec;
     writer().non_blocking(true, ec);
     write_in_place_ = !ec;
@@ -32,7 +32,7 @@ MCP_LOADTEST_DECL void line_transport::write(std::string_view bytes) {
     }
     // While a batch of replies is being dispatched, the requests their
     // callers send next are gathered and written once, after the batch.
-    if (!queue_.writing() && !corked_) flush();
+    if (!queue_.writing() && !corked_) flush(/*in_place=*/false);
 }
 
 MCP_LOADTEST_DECL void line_transport::close_write_end() {
@@ -48,16 +48,18 @@ MCP_LOADTEST_DECL void line_transport::close_descriptors() noexcept {
     write_end_.close(ignored);
 }
 
-MCP_LOADTEST_DECL void line_transport::flush() {
+MCP_LOADTEST_DECL void line_transport::flush(bool in_place) {
     const std::string& bytes = queue_.begin_write();
     std::size_t done = 0;
-    if (write_in_place_) {
-        // Nearly always the pipe or socket has room: written here, there is no
-        // operation to allocate and no completion to run, and the loop goes
-        // straight to sleep instead of polling once more for the completion.
-        // A full pipe, a partial write or an error takes the asynchronous
-        // path below, so a failure is still reported from the loop, never
-        // from inside the caller's send.
+    if (in_place && write_in_place_) {
+        // After a batch of replies: nearly always the pipe or socket has room.
+        // Written here, there is no operation to allocate and no completion to
+        // run, and the loop goes straight to sleep instead of polling once
+        // more for the completion. A full pipe, a partial write or an error
+        // takes the asynchronous path below, so a failure is still reported
+        // from the loop. A send outside a batch (a timer's, the first ones)
+        // takes that path too: until its completion runs, the sends after it
+        // gather into one write, made here when it does.
         asio::error_code ec;
         done = writer().write_some(asio::buffer(bytes), ec);
         if (ec) done = 0;
@@ -81,7 +83,8 @@ MCP_LOADTEST_DECL void line_transport::on_written(const asio::error_code& ec, st
         if (ec != asio::error::operation_aborted && !io_closed_) on_write_error(ec);
         return;
     }
-    if (queue_.has_queued() && !write_broken_ && writer().is_open()) flush();
+    // The sends gathered while it was written: the window ends here.
+    if (queue_.has_queued() && !write_broken_ && writer().is_open()) flush(/*in_place=*/true);
 }
 
 MCP_LOADTEST_DECL void line_transport::start_read() {
@@ -118,7 +121,7 @@ MCP_LOADTEST_DECL void line_transport::on_read(const asio::error_code& ec, std::
         process_buffer();
     }
     if (io_closed_ || !events_) return;
-    if (queue_.has_queued() && !queue_.writing() && !write_broken_ && writer().is_open()) flush();
+    if (queue_.has_queued() && !queue_.writing() && !write_broken_ && writer().is_open()) flush(/*in_place=*/true);
     if (ec) {
         if (ec == asio::error::operation_aborted) return;
         // EOF (or a read error): a final unterminated line still counts.
