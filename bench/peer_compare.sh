@@ -120,30 +120,20 @@ EOF
 field() { tr ' ' '\n' | sed -n "s/^$1=//p" | head -1; }  # key=value from one line
 median() { sort -g | awk '{v[NR]=$1} END {print (NR % 2) ? v[(NR+1)/2] : (v[NR/2] + v[NR/2+1]) / 2}'; }
 
-run_library() {
-  if ! python3 "$tmp/cpu_of.py" "$tmp/cpu" "$bench_peer" --users "$users" --seconds "$seconds" \
-      -- "$node" "$everything" stdio > "$tmp/lib.out"; then
-    echo "peer_compare: bench_peer failed:" >&2; tail -20 "$tmp/lib.out" >&2; exit 1
+run_bench_peer() {  # run_bench_peer PREFIX [--raw]: sets PREFIX_rps, _calls, _errors, _ns, _self, _server, _tree
+  local p=$1; shift
+  if ! python3 "$tmp/cpu_of.py" "$tmp/cpu" "$bench_peer" "$@" --users "$users" --seconds "$seconds" \
+      -- "$node" "$everything" stdio > "$tmp/$p.out"; then
+    echo "peer_compare: bench_peer${*:+ $*} failed:" >&2; tail -20 "$tmp/$p.out" >&2; exit 1
   fi
-  local line; line=$(grep '^RESULT' "$tmp/lib.out")
-  lib_rps=$(echo "$line" | field calls_per_s)
-  lib_calls=$(echo "$line" | field calls)
-  lib_errors=$(echo "$line" | field errors)
-  lib_ns=$(echo "$line" | field cpu_ns_per_call)
-  lib_self=$(field self_s < "$tmp/cpu"); lib_server=$(field children_s < "$tmp/cpu"); lib_tree=$(field tree_s < "$tmp/cpu")
-}
-
-run_raw() {
-  if ! python3 "$tmp/cpu_of.py" "$tmp/cpu" "$bench_peer" --raw --users "$users" --seconds "$seconds" \
-      -- "$node" "$everything" stdio > "$tmp/raw.out"; then
-    echo "peer_compare: bench_peer --raw failed:" >&2; tail -20 "$tmp/raw.out" >&2; exit 1
-  fi
-  local line; line=$(grep '^RESULT' "$tmp/raw.out")
-  raw_rps=$(echo "$line" | field calls_per_s)
-  raw_calls=$(echo "$line" | field calls)
-  raw_errors=$(echo "$line" | field errors)
-  raw_ns=$(echo "$line" | field cpu_ns_per_call)
-  raw_self=$(field self_s < "$tmp/cpu"); raw_server=$(field children_s < "$tmp/cpu"); raw_tree=$(field tree_s < "$tmp/cpu")
+  local line; line=$(grep '^RESULT' "$tmp/$p.out")
+  printf -v "${p}_rps" %s "$(echo "$line" | field calls_per_s)"
+  printf -v "${p}_calls" %s "$(echo "$line" | field calls)"
+  printf -v "${p}_errors" %s "$(echo "$line" | field errors)"
+  printf -v "${p}_ns" %s "$(echo "$line" | field cpu_ns_per_call)"
+  printf -v "${p}_self" %s "$(field self_s < "$tmp/cpu")"
+  printf -v "${p}_server" %s "$(field children_s < "$tmp/cpu")"
+  printf -v "${p}_tree" %s "$(field tree_s < "$tmp/cpu")"
 }
 
 run_stress() {  # arguments: how long (-d D, or -n 1)
@@ -169,11 +159,11 @@ fi
 printf '%-6s %-10s %10s %8s %7s %12s %12s %10s %10s\n' round client calls/s calls errors "CPU ns/req" "own CPU s" "server s" "tree s"
 : > "$tmp/lib.rps"; : > "$tmp/lib.ns"; : > "$tmp/raw.rps"; : > "$tmp/raw.ns"; : > "$tmp/ms.rps"; : > "$tmp/ms.ns"; : > "$tmp/ms.marginal"
 for r in $(seq 1 "$rounds"); do
-  run_library
+  run_bench_peer lib
   printf '%-6s %-10s %10.0f %8s %7s %12.0f %12s %10s %10s\n' "$r" library "$lib_rps" "$lib_calls" "$lib_errors" "$lib_ns" \
     "$lib_self" "$lib_server" "$lib_tree"
   echo "$lib_rps" >> "$tmp/lib.rps"; echo "$lib_ns" >> "$tmp/lib.ns"
-  run_raw
+  run_bench_peer raw --raw
   printf '%-6s %-10s %10.0f %8s %7s %12.0f %12s %10s %10s\n' "$r" "floor(raw)" "$raw_rps" "$raw_calls" "$raw_errors" \
     "$raw_ns" "$raw_self" "$raw_server" "$raw_tree"
   echo "$raw_rps" >> "$tmp/raw.rps"; echo "$raw_ns" >> "$tmp/raw.ns"
