@@ -6,7 +6,7 @@
 #
 # Usage: .ci/fuzz.sh [seconds per harness, default 8]
 # Environment: CXX_FUZZ (default clang++-16), FUZZ_BUILD_DIR (default build/fuzz), JOBS (build
-# parallelism, default: Ninja's).
+# parallelism, default: Ninja's), FUZZ_JOBS (harnesses run at once, default: one per core).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 seconds=${1:-8}
@@ -37,24 +37,40 @@ echo "fuzz: built in $((SECONDS - start)) s; ${seconds} s per harness"
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 mkdir -p "$build/artifacts"
-failed=()
-for source in tests/fuzz/fuzz_*.cpp; do
-  name=$(basename "$source" .cpp)
-  name=${name#fuzz_}
-  corpus="$work/$name"
+jobs_max=${FUZZ_JOBS:-$(nproc)}  # one harness per core: each is single-threaded
+
+fuzz_one() {  # <name>: runs one harness; its summary line goes to <work>/<name>.line, its status out
+  local name=$1 corpus=$work/$1 log=$work/$1.log execs rate cov
   cp -r "tests/fuzz/corpus/$name" "$corpus"  # libFuzzer adds to the corpus it is given: not the repository's
-  log="$work/$name.log"
   if "$build/tests/fuzz/fuzz_$name" "$corpus" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 \
       -print_final_stats=1 -artifact_prefix="$build/artifacts/$name-" >"$log" 2>&1; then
     execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log")
     rate=$(sed -n 's/^stat::average_exec_per_sec: *//p' "$log")
     cov=$(grep -o 'cov: [0-9]* ft: [0-9]* corp: [0-9]*' "$log" | tail -1)
-    printf 'fuzz: %-15s ok    %9s runs %7s/s  %s\n' "$name" "$execs" "$rate" "$cov"
+    printf 'fuzz: %-15s ok    %9s runs %7s/s  %s\n' "$name" "$execs" "$rate" "$cov" >"$work/$name.line"
   else
-    printf 'fuzz: %-15s FAILED (log below; the input is in %s/artifacts/)\n' "$name" "$build"
-    tail -n 60 "$log"
-    failed+=("$name")
+    printf 'fuzz: %-15s FAILED (log below; the input is in %s/artifacts/)\n' "$name" "$build" >"$work/$name.line"
+    tail -n 60 "$log" >>"$work/$name.line"
+    return 1
   fi
+}
+
+names=()
+for source in tests/fuzz/fuzz_*.cpp; do
+  name=$(basename "$source" .cpp)
+  names+=("${name#fuzz_}")
+done
+# Up to jobs_max harnesses at once; lines are printed in the harnesses' order once all are done.
+pids=()
+for name in "${names[@]}"; do
+  while [ "$(jobs -rp | wc -l)" -ge "$jobs_max" ]; do wait -n || true; done
+  fuzz_one "$name" &
+  pids+=($!)
+done
+failed=()
+for i in "${!names[@]}"; do
+  wait "${pids[$i]}" || failed+=("${names[$i]}")
+  cat "$work/${names[$i]}.line" 2>/dev/null || echo "fuzz: ${names[$i]} FAILED before it ran (its corpus could not be copied?)"
 done
 echo "fuzz: $((SECONDS - start)) s in all"
 if [ ${#failed[@]} -gt 0 ]; then
