@@ -93,11 +93,14 @@ private:
     // member pointer would reload and store it on every byte (a char load may
     // alias it). Leaves are forced inline; only containers loop.
 
+    MCP_LOADTEST_ALWAYS_INLINE static bool is_ws(char c) noexcept {
+        return c == ' ' || c == '\t' || c == '\n' || c == '\r';
+    }
+
+    // Compact JSON has no whitespace, so most callers test for the byte they
+    // expect first and come here only when it is not there.
     MCP_LOADTEST_ALWAYS_INLINE static const char* skip_ws(const char* p, const char* e) noexcept {
-        // Compact JSON has no whitespace: one comparison in the common case.
-        while (p < e && static_cast<unsigned char>(*p) <= ' ' &&
-               (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r'))
-            ++p;
+        while (p < e && static_cast<unsigned char>(*p) <= ' ' && is_ws(*p)) ++p;
         return p;
     }
 
@@ -252,16 +255,35 @@ private:
         return p + (N - 1);
     }
 
-    // At a member's opening quote: skips `"key" :` and the whitespace after it.
+    // Where a member is due (after '{' or ','): skips whitespace, `"key" :` and
+    // the whitespace after it.
     MCP_LOADTEST_ALWAYS_INLINE static const char* skip_key(const char* p, const char* e, std::string_view& key,
                                                            const char*& fail) noexcept {
-        if (p >= e || *p != '"') return fail = p, nullptr;
+        if (p >= e || *p != '"') [[unlikely]] {
+            p = skip_ws(p, e);
+            if (p >= e || *p != '"') return fail = p, nullptr;
+        }
         const char* kb = p + 1;
         if (!(p = skip_string(p, e, fail))) return nullptr;
         key = std::string_view(kb, static_cast<std::size_t>(p - 1 - kb));
-        p = skip_ws(p, e);
-        if (p >= e || *p != ':') return fail = p, nullptr;
+        if (p >= e || *p != ':') [[unlikely]] {
+            p = skip_ws(p, e);
+            if (p >= e || *p != ':') return fail = p, nullptr;
+        }
         return skip_ws(p + 1, e);
+    }
+
+    // After a member's value: past the ',' that says another member follows
+    // (`more`), or past the object's '}'.
+    MCP_LOADTEST_ALWAYS_INLINE static const char* after_member(const char* p, const char* e, bool& more,
+                                                               const char*& fail) noexcept {
+        for (;;) {
+            if (p >= e) return fail = p, nullptr;
+            if (*p == ',') return more = true, p + 1;
+            if (*p == '}') return more = false, p + 1;
+            if (!is_ws(*p)) return fail = p, nullptr;
+            p = skip_ws(p, e);
+        }
     }
 
     // A key written with escapes ("\\u0069d"), read as a parser reads it when

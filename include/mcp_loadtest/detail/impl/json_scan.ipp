@@ -20,7 +20,7 @@ MCP_LOADTEST_DECL envelope envelope_scanner::scan(std::string_view line) noexcep
     }
     bool syntax_ok = false;
     if (p) {
-        p = skip_ws(p, end);
+        if (p != end) p = skip_ws(p, end);
         if (p == end) syntax_ok = true;
         else fail = p;
     }
@@ -68,6 +68,9 @@ MCP_LOADTEST_DECL const char* envelope_scanner::skip_value(const char* p, const 
         if (p >= e) return fail = p, nullptr;
         switch (*p) {
             case '"': p = skip_string(p, e, fail); break;
+            case ' ': case '\t': case '\n': case '\r':  // before an array's element
+                p = skip_ws(p, e);
+                continue;
             case 't': p = skip_literal(p, e, "true", fail); break;
             case 'f': p = skip_literal(p, e, "false", fail); break;
             case 'n': p = skip_literal(p, e, "null", fail); break;
@@ -89,20 +92,23 @@ MCP_LOADTEST_DECL const char* envelope_scanner::skip_value(const char* p, const 
             default: p = skip_number(p, e, fail); break;
         }
         if (!p) return nullptr;
-        // After a value: commas and closing brackets.
+        // After a value: commas and closing brackets (whitespace is rare: tested last).
         for (;;) {
             if (open == 0) return p;
-            p = skip_ws(p, e);
             if (p >= e) return fail = p, nullptr;
             const bool obj = is_object[open - 1];
             if (*p == ',') {
-                p = skip_ws(p + 1, e);
+                ++p;
                 if (obj && !(p = skip_key(p, e, key, fail))) return nullptr;
                 break;  // the next value
             }
-            if (*p != (obj ? '}' : ']')) return fail = p, nullptr;
-            ++p;
-            --open;
+            if (*p == (obj ? '}' : ']')) {
+                ++p;
+                --open;
+                continue;
+            }
+            if (!is_ws(*p)) return fail = p, nullptr;
+            p = skip_ws(p, e);
         }
     }
 }
@@ -146,14 +152,8 @@ MCP_LOADTEST_DECL const char* envelope_scanner::result_object(const char* p, con
         } else if (!(p = skip_value(p, e, 1, fail))) {
             return nullptr;
         }
-        p = skip_ws(p, e);
-        if (p >= e) return fail = p, nullptr;
-        if (*p == ',') {
-            p = skip_ws(p + 1, e);
-            continue;
-        }
-        if (*p == '}') return p + 1;
-        return fail = p, nullptr;
+        bool more = false;
+        if (!(p = after_member(p, e, more, fail)) || !more) return p;
     }
 }
 
@@ -173,7 +173,7 @@ MCP_LOADTEST_DECL const char* envelope_scanner::top_object(const char* p, const 
     if (e - p >= 16 && std::memcmp(p, jsonrpc_first, 16) == 0) {
         env.jsonrpc_20 = true;
         seen = m_jsonrpc;
-        p = skip_ws(p + 16, e);
+        p += 16;
     }
     for (;;) {
         if (!(p = skip_key(p, e, key, fail))) return nullptr;
@@ -219,14 +219,8 @@ MCP_LOADTEST_DECL const char* envelope_scanner::top_object(const char* p, const 
                 break;
             default: break;
         }
-        p = skip_ws(p, e);
-        if (p >= e) return fail = p, nullptr;
-        if (*p == ',') {
-            p = skip_ws(p + 1, e);
-            continue;
-        }
-        if (*p == '}') return p + 1;
-        return fail = p, nullptr;
+        bool more = false;
+        if (!(p = after_member(p, e, more, fail)) || !more) return p;
     }
 }
 
