@@ -40,6 +40,56 @@ TEST_CASE("scanner: member order and whitespace do not matter") {
     CHECK(env.result_is_error_flagged);
 }
 
+TEST_CASE("scanner: whitespace between any two tokens changes no finding; a stray byte there fails at its offset") {
+    // The scanner tests first for the byte it expects and skips whitespace only where that byte
+    // is not there: every such place, each kind of whitespace, and a byte that is not whitespace.
+    const std::string line =
+        R"({"jsonrpc":"2.0","id":12,"result":{"content":[{"type":"text","text":"a, b: {c}"},1,[true,null,{}]],)"
+        R"("isError":true},"x":[]})";
+    const auto compact = envelope_scanner::scan(line);
+    REQUIRE(compact.valid);
+    REQUIRE(compact.result_is_error_flagged);
+    const auto result = mlt::json::parse(compact.result.in(line));
+    std::vector<std::size_t> boundaries;  // next to a structural byte, outside strings
+    bool in_string = false;
+    for (std::size_t i = 0; i < line.size(); ++i) {
+        const char c = line[i];
+        if (in_string) {
+            if (c == '\\') ++i;
+            else if (c == '"') in_string = false;
+            continue;
+        }
+        if (c == '"') in_string = true;
+        if (std::string_view("{}[]:,").find(c) != std::string_view::npos) {
+            boundaries.push_back(i);
+            boundaries.push_back(i + 1);
+        }
+    }
+    REQUIRE(boundaries.size() > 40);
+    for (const std::size_t at : boundaries) {
+        for (const char* ws : {" ", "\t", "\n", "\r", " \r\n\t "}) {
+            std::string spaced = line;
+            spaced.insert(at, ws);
+            CAPTURE(spaced);
+            const auto env = envelope_scanner::scan(spaced);
+            REQUIRE(env.valid);
+            CHECK(env.jsonrpc_20);
+            CHECK(env.id_value == 12);
+            CHECK(env.result_is_object);
+            CHECK(env.result_is_error_flagged);
+            CHECK(env.duplicate == nullptr);
+            CHECK(mlt::json::parse(env.result.in(spaced)) == result);
+        }
+        std::string stray = line;
+        stray.insert(at, "x");
+        CAPTURE(stray);
+        const auto env = envelope_scanner::scan(stray);
+        CHECK_FALSE(env.valid);
+        CHECK(env.failure == mlt::detail::scan_failure::syntax);
+        CHECK(env.error_offset == at);
+    }
+}
+
 TEST_CASE("scanner: the compact opening \"jsonrpc\":\"2.0\", (read in one step) is still checked like any member") {
     auto env = envelope_scanner::scan(R"({"jsonrpc":"2.0", "id":3,"result":{}})");
     CHECK(env.valid);
