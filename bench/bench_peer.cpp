@@ -74,17 +74,18 @@ int run_raw(const std::vector<std::string>& command, std::size_t users, double s
     }
     const std::uint64_t calls = f.ok + f.errors + f.mismatched;
     const double cpu_ns_per_call = calls ? cpu_run / static_cast<double>(calls) * 1e9 : 0;
+    const double cpu_process = cpu_seconds();  // read once: both lines below print the same figure
     std::printf("raw client (bench/raw_driver.hpp, blocking pipes, no library): %zu in flight, %.1f s, echo\n", users,
                 seconds);
     std::printf("  %llu calls, %llu errors, %.0f calls/s\n", static_cast<unsigned long long>(calls),
                 static_cast<unsigned long long>(f.errors + f.mismatched), f.per_second());
     std::printf("  client CPU (user+sys, this process, no child): %.3f s over the load, %.0f ns per call; %.3f s in all\n",
-                cpu_run, cpu_ns_per_call, cpu_seconds());
+                cpu_run, cpu_ns_per_call, cpu_process);
     std::printf("RESULT client=raw users=%zu seconds=%g calls=%llu errors=%llu calls_per_s=%.1f cpu_run_s=%.4f "
                 "cpu_ns_per_call=%.1f cpu_process_s=%.4f\n",
                 users, seconds, static_cast<unsigned long long>(calls),
                 static_cast<unsigned long long>(f.errors + f.mismatched), f.per_second(), cpu_run, cpu_ns_per_call,
-                cpu_seconds());
+                cpu_process);
     std::fflush(stdout);
     return f.ok > 0 ? 0 : 1;
 }

@@ -40,7 +40,7 @@ TEST_CASE("scanner: member order and whitespace do not matter") {
     CHECK(env.result_is_error_flagged);
 }
 
-TEST_CASE("scanner: whitespace between any two tokens changes no finding; a stray byte there fails at its offset") {
+TEST_CASE("scanner: whitespace between any two tokens changes no finding, and a stray byte there fails at its offset") {
     // The scanner tests first for the byte it expects and skips whitespace only where that byte
     // is not there: every such place, each kind of whitespace, and a byte that is not whitespace.
     const std::string line =

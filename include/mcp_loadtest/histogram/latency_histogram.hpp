@@ -216,6 +216,10 @@ private:
     static MCP_LOADTEST_DECL std::chrono::nanoseconds to_ns(std::uint64_t ns) noexcept;
 
     void allocate() { counts_.assign(counts_len, 0); }
+    MCP_LOADTEST_NOINLINE void record_first(std::chrono::nanoseconds d) noexcept {  // see record()
+        allocate();
+        record(d);
+    }
 
     [[nodiscard]] std::size_t min_index() const noexcept {
         return index_of_us(std::min(min_ns_ / 1000, highest_trackable_us));
