@@ -41,7 +41,9 @@ jobs_max=${FUZZ_JOBS:-$(nproc)}  # one harness per core: each is single-threaded
 
 fuzz_one() {  # <name>: runs one harness; its summary line goes to <work>/<name>.line, its status out
   local name=$1 corpus=$work/$1 log=$work/$1.log execs rate cov
-  cp -r "tests/fuzz/corpus/$name" "$corpus"  # libFuzzer adds to the corpus it is given: not the repository's
+  # libFuzzer adds to the corpus it is given: not the repository's. A *_portable variant
+  # (the same harness built with MCP_LOADTEST_NO_SIMD) starts from its harness's corpus.
+  cp -r "tests/fuzz/corpus/${name%_portable}" "$corpus"
   if "$build/tests/fuzz/fuzz_$name" "$corpus" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 \
       -print_final_stats=1 -artifact_prefix="$build/artifacts/$name-" >"$log" 2>&1; then
     execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log")

@@ -19,7 +19,11 @@
 #include <string>
 #include <string_view>
 
-#if defined(__SSE2__)
+// Strings are searched 16 bytes per step with SSE2 (every x86-64), else 8 with
+// portable SWAR code; MCP_LOADTEST_NO_SIMD selects the portable code anywhere
+// (one of the fuzzing harnesses runs it).
+#if defined(__SSE2__) && !defined(MCP_LOADTEST_NO_SIMD)
+#define MCP_LOADTEST_DETAIL_SCAN_SSE2 1
 #include <emmintrin.h>
 #endif
 
@@ -89,6 +93,9 @@ public:
 private:
     static constexpr int max_depth = 512;
 
+    // scan() on [begin, end), which has at least 16 bytes before end (SSE2).
+    MCP_LOADTEST_DECL static envelope scan_text(const char* begin, const char* end) noexcept;
+
     // Everything works on local pointers passed by value: a loop over a
     // member pointer would reload and store it on every byte (a char load may
     // alias it). Leaves are forced inline; only containers loop.
@@ -117,21 +124,26 @@ private:
     // below ' ' (0x80..0xff are negative), so UTF-8 checking costs ASCII nothing.
     // SWAR: in each of the three tests only bytes above a genuine hit can be
     // false hits (a borrow), so the lowest flagged byte is always a real one.
+    // SSE2 precondition: the 16 bytes before e are readable (scan() makes sure).
     MCP_LOADTEST_ALWAYS_INLINE static const char* find_special(const char* p, const char* e) noexcept {
-#if defined(__SSE2__)
-        // Sixteen bytes per step where SSE2 exists (every x86-64).
-        const __m128i quote = _mm_set1_epi8('"');
-        const __m128i backslash = _mm_set1_epi8('\\');
-        const __m128i space = _mm_set1_epi8(' ');
+#if defined(MCP_LOADTEST_DETAIL_SCAN_SSE2)
+        const auto special = [](const char* at) {
+            const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(at));
+            const __m128i control_or_high = _mm_cmpgt_epi8(_mm_set1_epi8(' '), v);  // signed: < 0x20 or >= 0x80
+            return static_cast<unsigned>(_mm_movemask_epi8(_mm_or_si128(
+                _mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('"')), _mm_cmpeq_epi8(v, _mm_set1_epi8('\\'))),
+                control_or_high)));
+        };
         while (e - p >= 16) {
-            const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p));
-            const __m128i control_or_high = _mm_cmpgt_epi8(space, v);  // signed: v < 0x20 or v >= 0x80
-            const int hits = _mm_movemask_epi8(
-                _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v, quote), _mm_cmpeq_epi8(v, backslash)), control_or_high));
-            if (hits != 0) return p + std::countr_zero(static_cast<unsigned>(hits));
+            if (const unsigned hits = special(p); hits != 0) return p + std::countr_zero(hits);
             p += 16;
         }
-#endif
+        if (p == e) return e;
+        // Fewer than 16 left (every string near the end of a reply): the 16 bytes
+        // that end at e, shifted so that bit 0 is p's. Replaces a byte loop.
+        const unsigned hits = special(e - 16) >> (16 - (e - p));
+        return hits != 0 ? p + std::countr_zero(hits) : e;
+#else
         if constexpr (std::endian::native == std::endian::little) {
             constexpr std::uint64_t ones = 0x0101010101010101ULL;
             constexpr std::uint64_t highs = 0x8080808080808080ULL;
@@ -148,6 +160,7 @@ private:
         }
         while (p < e && !json_string_stop_table.stop[static_cast<unsigned char>(*p)]) ++p;
         return p;
+#endif
     }
 
     // The length of the UTF-8 sequence at p (lead byte >= 0x80), or 0 when it
@@ -255,8 +268,8 @@ private:
         return p + (N - 1);
     }
 
-    // Where a member is due (after '{' or ','): skips whitespace, `"key" :` and
-    // the whitespace after it.
+    // Where a member is due (after '{' or ','): skips whitespace and `"key" :`.
+    // Whitespace after the colon is left to the value's reader.
     MCP_LOADTEST_ALWAYS_INLINE static const char* skip_key(const char* p, const char* e, std::string_view& key,
                                                            const char*& fail) noexcept {
         if (p >= e || *p != '"') [[unlikely]] {
@@ -270,7 +283,7 @@ private:
             p = skip_ws(p, e);
             if (p >= e || *p != ':') return fail = p, nullptr;
         }
-        return skip_ws(p + 1, e);
+        return p + 1;
     }
 
     // After a member's value: past the ',' that says another member follows
