@@ -49,9 +49,9 @@ fuzz_one() {  # <name>: runs one harness; its summary line goes to <work>/<name>
     execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log")
     rate=$(sed -n 's/^stat::average_exec_per_sec: *//p' "$log")
     cov=$(grep -o 'cov: [0-9]* ft: [0-9]* corp: [0-9]*' "$log" | tail -1)
-    printf 'fuzz: %-15s ok    %9s runs %7s/s  %s\n' "$name" "$execs" "$rate" "$cov" >"$work/$name.line"
+    printf 'fuzz: %-18s ok    %9s runs %7s/s  %s\n' "$name" "$execs" "$rate" "$cov" >"$work/$name.line"
   else
-    printf 'fuzz: %-15s FAILED (log below; the input is in %s/artifacts/)\n' "$name" "$build" >"$work/$name.line"
+    printf 'fuzz: %-18s FAILED (log below; the input is in %s/artifacts/)\n' "$name" "$build" >"$work/$name.line"
     tail -n 60 "$log" >>"$work/$name.line"
     return 1
   fi
