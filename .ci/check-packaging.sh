@@ -441,7 +441,8 @@ check_vcpkg_install() {
   [[ -f $package/share/$package_name/${package_name}Config.cmake ]] || fail "no share/$package_name/${package_name}Config.cmake after the fixup"
   local unexpected
   unexpected=$(installed_files "$package" |
-               grep -v -e '^include/mcp_loadtest/' -e "^share/$package_name/[^/]*$" -e '^\(lib\|share\)/pkgconfig/[^/]*\.pc$' || true)
+               grep -v -e '^include/mcp_loadtest/' -e "^share/$package_name/[^/]*$" -e "^share/$package_name/parts/[^/]*\.cpp$" \
+                 -e '^\(lib\|share\)/pkgconfig/[^/]*\.pc$' || true)
   [[ -z $unexpected ]] || fail "files a header-only port should not install (bin/, lib/, ...): $unexpected"
   local pc
   while read -r pc; do
