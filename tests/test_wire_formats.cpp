@@ -636,6 +636,48 @@ TEST_CASE("http1: header lookup is case-insensitive and keeps duplicates") {
     CHECK(p.parse("").kind == http1::event::done);
 }
 
+TEST_CASE("http1: the Content-Type is noted with the head, whole or split") {
+    // The transports read it from head().content_type on every response: the first
+    // Content-Type, its name in any case, its value folded and trimmed like every field's.
+    std::string many_fields = "HTTP/1.1 200 OK\r\n";
+    for (int i = 0; i < 40; ++i) many_fields += "X-Field-" + std::to_string(i) + ": " + std::to_string(i) + "\r\n";
+    many_fields += "content-TYPE: text/event-stream\r\nContent-Length: 0\r\n\r\n";
+    const std::pair<std::string, std::optional<std::string>> cases[] = {
+        {"HTTP/1.1 200 OK\r\nContent-Length: 2\r\nCONTENT-TYPE: application/json\r\n"
+         "Content-Type: text/plain\r\n\r\n{}",
+         "application/json"},
+        {"HTTP/1.1 100 Continue\r\nContent-Type: text/plain\r\n\r\n"
+         "HTTP/1.1 200 OK\r\nContent-Length: 0\r\n\r\n",
+         std::nullopt},
+        {"HTTP/1.1 200 OK\r\nContent-Type: \t application/json;\r\n charset=utf-8 \r\nContent-Length: 0\r\n\r\n",
+         "application/json;   charset=utf-8"},
+        {"\r\nHTTP/1.0 201 Created\ncontent-type:application/json\n\nrest", "application/json"},
+        {many_fields, "text/event-stream"},
+    };
+    for (const auto& [msg, expected] : cases) {
+        CAPTURE(msg);
+        for_each_chunking(msg, [&](const chunks& input) {
+            http1::response_parser p;
+            bool seen = false;
+            for (std::string_view piece : input) {
+                while (!seen) {
+                    const http1::step s = p.parse(piece);
+                    REQUIRE(s.kind != http1::event::error);
+                    piece.remove_prefix(s.consumed);
+                    if (s.kind == http1::event::headers) seen = true;
+                    if (s.kind == http1::event::need_more) break;
+                }
+            }
+            REQUIRE(seen);
+            CAPTURE(input.size());
+            const auto& ct = p.head().content_type;
+            CHECK(ct.has_value() == expected.has_value());
+            if (ct && expected) CHECK(*ct == *expected);
+            CHECK(ct == p.head().find("content-type"));
+        });
+    }
+}
+
 TEST_CASE("http1: back-to-back responses on a keep-alive connection") {
     const std::string msg =
         "HTTP/1.1 200 OK\r\nContent-Length: 5\r\n\r\nfirst"

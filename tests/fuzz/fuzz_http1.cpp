@@ -14,7 +14,9 @@ std::string render_head(const http1::response_parser& p) {
     std::string out = "headers " + std::to_string(p.status()) + " 1." + std::to_string(p.head().minor_version) +
                       " reason=" + std::string(p.head().reason) + " keep_alive=" + (p.keep_alive() ? "1" : "0") +
                       " chunked=" + (p.chunked() ? "1" : "0") + " length=" +
-                      (p.content_length() ? std::to_string(*p.content_length()) : "-") + "\n";
+                      (p.content_length() ? std::to_string(*p.content_length()) : "-") + " content_type=" +
+                      (p.head().content_type ? "'" + std::string(*p.head().content_type) + "'" : "-") + "\n";
+    FUZZ_CHECK(p.head().content_type == p.head().find("content-type"));
     for (const auto& f : p.head().fields) out += "  " + std::string(f.name) + ": " + std::string(f.value) + "\n";
     return out;
 }

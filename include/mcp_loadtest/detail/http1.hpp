@@ -146,6 +146,9 @@ struct response_head {
     int minor_version = 1;
     std::string_view reason;
     std::vector<field> fields;  // in order, duplicates kept, values trimmed
+    /// The first Content-Type's value, noted while the framing headers are read (a transport
+    /// looks it up on every response).
+    std::optional<std::string_view> content_type;
 
     /// First value of the header `name` (case-insensitive).
     [[nodiscard]] MCP_LOADTEST_DECL std::optional<std::string_view> find(std::string_view name) const noexcept;
@@ -234,6 +237,10 @@ private:
     MCP_LOADTEST_DECL std::size_t find_blank_line(std::string_view in, std::size_t from) noexcept;
 
     MCP_LOADTEST_DECL step parse_head(std::string_view in);
+    // A final response's whole head at the start of `in`, with nothing unusual in it: read in
+    // one walk over its lines. Returns the bytes used, or 0 (nothing kept) to leave the head to
+    // the general path, which also reports every error.
+    MCP_LOADTEST_DECL std::size_t parse_whole_head(std::string_view in);
 
     // The fixed start of a status line, "HTTP/1.x NNN" and then a space or the line's end, checked
     // byte by byte as it arrives: a peer that does not speak HTTP/1.x (TLS, HTTP/2, SSH) fails on
@@ -245,6 +252,14 @@ private:
     static bool digit(char c) noexcept { return c >= '0' && c <= '9'; }
 
     MCP_LOADTEST_DECL bool parse_head_block();
+    // "HTTP/1.x NNN" and then nothing or a space and the reason (`line` without its CR LF).
+    static MCP_LOADTEST_DECL bool status_line_ok(std::string_view line) noexcept;
+    MCP_LOADTEST_DECL void take_status_line(std::string_view line) noexcept;
+    // A header line `line` (no CR LF, not folded): its field, or false when its name is not a
+    // token followed by a colon.
+    static MCP_LOADTEST_DECL bool split_field(std::string_view line, field& out) noexcept;
+    // From the fields: Content-Type, Content-Length, the framing and keep-alive.
+    MCP_LOADTEST_DECL bool read_framing();
 
     // Content-Length may repeat (as lines or as a list) only with one value (RFC 9110 §8.6).
     MCP_LOADTEST_DECL bool merge_content_length(std::string_view value);

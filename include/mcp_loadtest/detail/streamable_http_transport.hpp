@@ -28,7 +28,10 @@ public:
     [[nodiscard]] std::string_view kind() const noexcept override { return "streamable-http"; }
 
 private:
-    MCP_LOADTEST_DECL void append_session_headers(std::string& out) const;
+    void append_session_headers(std::string& out) const { out += session_headers_; }
+
+    // After session_id_ or protocol_version_ changed.
+    MCP_LOADTEST_DECL void rebuild_session_headers();
 
     // Modern requests also name their method (and tool, prompt or resource) in
     // headers, so a gateway can route without parsing the body.
@@ -80,6 +83,7 @@ private:
 
     bool open_get_stream_ = false, delete_on_close_ = false, reinitialize_ = false;
     std::string session_id_, protocol_version_;
+    std::string session_headers_;  // their header lines, made once per change rather than per request
     bool delete_done_ = true;
     bool get_stream_started_ = false, get_stream_settled_ = false;
     // Re-initialisation of an expired session: the handshake messages as first

@@ -10,6 +10,7 @@
 
 #include <mcp_loadtest/detail/same_text.hpp>
 
+#include <bit>
 #include <cstddef>
 #include <cstdint>
 #include <string>
@@ -44,13 +45,55 @@ inline std::uint64_t fold8(std::uint64_t w) noexcept {
         // overlapping the one before it.
         using wire_text_impl::fold8;
         const auto word = [](const char* p) { return load_word<std::uint64_t>(p); };
+        // Words that match as sent (most do: servers write media types and many names in
+        // lower case) skip the folding.
+        const auto same = [](std::uint64_t x, std::uint64_t y) { return x == y || fold8(x) == fold8(y); };
         for (std::size_t i = 0; i + 8 < n; i += 8)
-            if (fold8(word(a.data() + i)) != fold8(word(b.data() + i))) return false;
-        return fold8(word(a.data() + n - 8)) == fold8(word(b.data() + n - 8));
+            if (!same(word(a.data() + i), word(b.data() + i))) return false;
+        return same(word(a.data() + n - 8), word(b.data() + n - 8));
     }
     for (std::size_t i = 0; i < n; ++i)
         if (a[i] != b[i] && ascii_lower(a[i]) != ascii_lower(b[i])) return false;  // folds only what differs
     return true;
+}
+
+/// ascii_iequals against a protocol constant already in lower case: only `a` is folded, and only
+/// in the words where it differs. Inline: the framing headers are matched on every response.
+[[nodiscard]] MCP_LOADTEST_ALWAYS_INLINE bool ascii_iequals_lower(std::string_view a, std::string_view lower) noexcept {
+    const std::size_t n = a.size();
+    if (n != lower.size()) return false;
+    if (n >= 8) {
+        using wire_text_impl::fold8;
+        const auto same = [](const char* x, const char* y) {
+            const auto w = load_word<std::uint64_t>(x);
+            const auto l = load_word<std::uint64_t>(y);
+            return w == l || fold8(w) == l;
+        };
+        for (std::size_t i = 0; i + 8 < n; i += 8)
+            if (!same(a.data() + i, lower.data() + i)) return false;
+        return same(a.data() + n - 8, lower.data() + n - 8);
+    }
+    for (std::size_t i = 0; i < n; ++i)
+        if (a[i] != lower[i] && ascii_lower(a[i]) != lower[i]) return false;
+    return true;
+}
+
+/// How many of the eight bytes of `w` (in memory order) are letters, digits or '-', counted
+/// from the first: the bytes nearly every header name is made of.
+[[nodiscard]] MCP_LOADTEST_ALWAYS_INLINE std::size_t common_name_bytes(std::uint64_t w) noexcept {
+    constexpr std::uint64_t ones = 0x0101010101010101ULL, highs = ones * 0x80;
+    // Each byte's top bit says whether it is in a range; the low seven bits leave room for the
+    // additions, so no byte carries into the next, and non-ASCII bytes are masked out at the end.
+    const std::uint64_t low7 = w & ~highs;
+    const std::uint64_t folded = low7 | (ones * 0x20);  // 'A'..'Z' onto 'a'..'z', and nothing else onto them
+    const std::uint64_t letter = (folded + ones * (0x80 - 'a')) & ~(folded + ones * (0x80 - 'z' - 1));
+    const std::uint64_t digit = (low7 + ones * (0x80 - '0')) & ~(low7 + ones * (0x80 - '9' - 1));
+    const std::uint64_t dash = ~((low7 ^ (ones * '-')) + ones * 0x7f);
+    const std::uint64_t bad = (~(letter | digit | dash) & highs) | (w & highs);
+    if (bad == 0) return 8;
+    static_assert(std::endian::native == std::endian::little || std::endian::native == std::endian::big);
+    if constexpr (std::endian::native == std::endian::little) return static_cast<std::size_t>(std::countr_zero(bad)) / 8;
+    else return static_cast<std::size_t>(std::countl_zero(bad)) / 8;
 }
 
 /// Strips HTTP optional whitespace (SP, HTAB) from both ends.

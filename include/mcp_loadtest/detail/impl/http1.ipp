@@ -241,6 +241,7 @@ MCP_LOADTEST_DECL void response_parser::reset() noexcept {
 MCP_LOADTEST_DECL void response_parser::begin_message() noexcept {
     head_buf_.clear();
     head_.fields.clear();
+    head_.content_type.reset();
     head_.status = 0;
     head_.minor_version = 1;
     head_.reason = {};
@@ -299,8 +300,17 @@ MCP_LOADTEST_DECL std::size_t response_parser::find_blank_line(std::string_view 
 MCP_LOADTEST_DECL step response_parser::parse_head(std::string_view in) {
     std::size_t pos = 0;
     for (;;) {
-        if (head_buf_.empty())  // blank lines before a status line are ignored
+        if (head_buf_.empty()) {  // blank lines before a status line are ignored
             while (pos < in.size() && (in[pos] == '\r' || in[pos] == '\n')) ++pos;
+            if (pos == in.size()) return {event::need_more, pos, {}};
+            if (const std::size_t used = parse_whole_head(std::string_view(in.data() + pos, in.size() - pos))) {
+                pos += used;
+                if (state_ == state::failed) return {event::error, pos, {}};
+                no_body_next_ = false;
+                state_ = state::body_begin;
+                return {event::headers, pos, {}};
+            }
+        }
         if (pos == in.size()) return {event::need_more, pos, {}};
         const std::size_t end = find_blank_line(in, pos);
         const std::size_t take = (end == npos ? in.size() : end) - pos;
@@ -322,6 +332,7 @@ MCP_LOADTEST_DECL step response_parser::parse_head(std::string_view in) {
         if (head_.status >= 100 && head_.status < 200 && head_.status != 101) {
             head_buf_.clear();  // interim response (100 Continue, 103 Early Hints): skip it
             head_.fields.clear();
+            head_.content_type.reset();
             status_checked_ = 0;
             continue;
         }
@@ -369,22 +380,90 @@ MCP_LOADTEST_DECL void response_parser::bad_status_line(std::string_view block) 
     fail(errc::bad_status_line, std::move(msg));
 }
 
+MCP_LOADTEST_DECL std::size_t response_parser::parse_whole_head(std::string_view in) {
+    // Where each line ends (its LF), found in one walk that stops at the blank line. More lines
+    // than this, a head over the limit or not yet whole: the general path.
+    constexpr std::size_t max_lines = 32;
+    std::uint32_t ends[max_lines];
+    std::size_t lines = 0, at = 0, end = 0;
+    const std::size_t limit = in.size() < limits_.max_header_bytes ? in.size() : limits_.max_header_bytes;
+    for (;;) {
+        const void* hit = std::memchr(in.data() + at, '\n', limit - at);
+        if (hit == nullptr) return 0;
+        const auto lf = static_cast<std::size_t>(static_cast<const char*>(hit) - in.data());
+        if (lf == at || (lf == at + 1 && in[at] == '\r')) {
+            end = lf + 1;
+            break;
+        }
+        if (lines == max_lines) return 0;
+        ends[lines++] = static_cast<std::uint32_t>(lf);
+        at = lf + 1;
+    }
+    if (lines == 0) return 0;
+    std::string_view status(in.data(), ends[0]);
+    if (status.back() == '\r') status.remove_suffix(1);
+    // Interim responses and 101 are rare: the general path skips or reports them.
+    if (!status_line_ok(status) || status[9] < '2') return 0;
+    head_buf_.clear();
+    head_buf_.append(in.data(), end);
+    const char* const base = head_buf_.data();
+    for (std::size_t i = 1; i < lines; ++i) {
+        const std::size_t from = ends[i - 1] + 1;
+        std::size_t to = ends[i];
+        if (base[to - 1] == '\r') --to;
+        const std::string_view line(base + from, to - from);  // not empty: the blank line ended the walk
+        field f;
+        if (line.front() == ' ' || line.front() == '\t' || !split_field(line, f)) {  // folding, or an error
+            head_buf_.clear();
+            head_.fields.clear();
+            return 0;
+        }
+        head_.fields.push_back(f);
+    }
+    take_status_line(std::string_view(base, status.size()));
+    status_checked_ = 13;
+    line_len_ = 0;
+    last_ = '\n';
+    read_framing();  // its errors are the head's first: the lines before it were all sound
+    return end;
+}
+
+MCP_LOADTEST_DECL bool response_parser::status_line_ok(std::string_view line) noexcept {
+    return line.size() >= 12 && line.starts_with("HTTP/1.") && digit(line[7]) && line[8] == ' ' && digit(line[9]) &&
+           digit(line[10]) && digit(line[11]) && (line.size() == 12 || line[12] == ' ');
+}
+
+MCP_LOADTEST_DECL void response_parser::take_status_line(std::string_view line) noexcept {
+    head_.minor_version = line[7] - '0';
+    head_.status = (line[9] - '0') * 100 + (line[10] - '0') * 10 + (line[11] - '0');
+    head_.reason = line.size() > 13 ? std::string_view(line.data() + 13, line.size() - 13) : std::string_view{};
+}
+
+MCP_LOADTEST_DECL bool response_parser::split_field(std::string_view line, field& out) noexcept {
+    // The name's bytes are checked as they are passed: the first that is not a token byte must
+    // be the colon.
+    std::size_t colon = 0;
+    for (std::size_t common = 8; common == 8 && colon + 8 <= line.size(); colon += common)
+        common = common_name_bytes(load_word<std::uint64_t>(line.data() + colon));
+    while (colon < line.size() && impl::token_table.ok[static_cast<unsigned char>(line[colon])]) ++colon;
+    if (colon == 0 || colon == line.size() || line[colon] != ':') return false;
+    // (No substr: its range check keeps GCC from inlining it in the library's large units.)
+    out = {std::string_view(line.data(), colon), trim_ows(std::string_view(line.data() + colon + 1, line.size() - colon - 1))};
+    return true;
+}
+
 MCP_LOADTEST_DECL bool response_parser::parse_head_block() {
     char* const data = head_buf_.data();
     const std::string_view block = head_buf_;
     std::size_t eol = block.find('\n');
     std::string_view line = block.substr(0, eol);
     if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
-    if (line.size() < 12 || !line.starts_with("HTTP/1.") || !digit(line[7]) || line[8] != ' ' || !digit(line[9]) ||
-        !digit(line[10]) || !digit(line[11]) || (line.size() > 12 && line[12] != ' ')) {
+    if (!status_line_ok(line)) {
         bad_status_line(block);
         return false;
     }
-    head_.minor_version = line[7] - '0';
-    head_.status = (line[9] - '0') * 100 + (line[10] - '0') * 10 + (line[11] - '0');
-    head_.reason = line.size() > 13 ? line.substr(13) : std::string_view{};
+    take_status_line(line);
 
-    bool te_seen = false, te_chunked = false, conn_close = false, conn_keep_alive = false;
     const char* value_begin = nullptr;  // of the last field, for obsolete line folding
     for (std::size_t pos = eol + 1;;) {
         eol = block.find('\n', pos);
@@ -403,12 +482,9 @@ MCP_LOADTEST_DECL bool response_parser::parse_head_block() {
             head_.fields.back().value = trim_ows(
                 std::string_view(value_begin, static_cast<std::size_t>(line.data() + line.size() - value_begin)));
         } else {
-            // The name's bytes are checked as they are passed: the first that is not a token
-            // byte must be the colon.
-            std::size_t colon = 0;
-            while (colon < line.size() && impl::token_table.ok[static_cast<unsigned char>(line[colon])]) ++colon;
-            if (colon == 0 || colon == line.size() || line[colon] != ':') {
-                colon = line.find(':');
+            field f;
+            if (!split_field(line, f)) {
+                const std::size_t colon = line.find(':');
                 if (colon == std::string_view::npos)
                     return fail(errc::bad_header, "header line without a colon: " + excerpt(line));
                 const std::string_view name = line.substr(0, colon);
@@ -416,24 +492,28 @@ MCP_LOADTEST_DECL bool response_parser::parse_head_block() {
                             "invalid header name " + excerpt(name) +
                                 (name.empty() ? "" : " (no whitespace is allowed before the colon)"));
             }
-            value_begin = line.data() + colon + 1;
-            const std::string_view value =
-                trim_ows(std::string_view(value_begin, line.size() - colon - 1));
-            head_.fields.push_back({std::string_view(line.data(), colon), value});
+            value_begin = f.name.data() + f.name.size() + 1;
+            head_.fields.push_back(f);
         }
         pos = eol + 1;
     }
-    // Framing headers, after folding has settled their values.
+    return read_framing();  // after folding has settled the values
+}
+
+MCP_LOADTEST_DECL bool response_parser::read_framing() {
+    bool te_seen = false, te_chunked = false, conn_close = false, conn_keep_alive = false;
     for (const field& f : head_.fields) {
-        if (f.name.size() == 10 && ascii_iequals(f.name, "connection")) {
+        if (f.name.size() == 12 && !head_.content_type && ascii_iequals_lower(f.name, "content-type")) {
+            head_.content_type = f.value;
+        } else if (f.name.size() == 10 && ascii_iequals_lower(f.name, "connection")) {
             conn_close = conn_close || list_has_token(f.value, "close");
             conn_keep_alive = conn_keep_alive || list_has_token(f.value, "keep-alive");
-        } else if (f.name.size() == 14 && ascii_iequals(f.name, "content-length")) {
+        } else if (f.name.size() == 14 && ascii_iequals_lower(f.name, "content-length")) {
             if (!merge_content_length(f.value)) return false;
-        } else if (f.name.size() == 17 && ascii_iequals(f.name, "transfer-encoding")) {
+        } else if (f.name.size() == 17 && ascii_iequals_lower(f.name, "transfer-encoding")) {
             te_seen = true;
             std::string_view last = f.value.substr(f.value.rfind(',') + 1);
-            te_chunked = ascii_iequals(trim_ows(last), "chunked");
+            te_chunked = ascii_iequals_lower(trim_ows(last), "chunked");
         }
     }
     if (te_seen && content_length_)
@@ -455,6 +535,17 @@ MCP_LOADTEST_DECL bool response_parser::parse_head_block() {
 }
 
 MCP_LOADTEST_DECL bool response_parser::merge_content_length(std::string_view value) {
+    if (!content_length_ && !value.empty() && value.size() <= 19) {
+        // One plain number, as nearly every response has it: no list to split, and 19 digits
+        // cannot overflow.
+        std::uint64_t n = 0;
+        std::size_t i = 0;
+        while (i < value.size() && digit(value[i])) n = n * 10 + static_cast<std::uint64_t>(value[i++] - '0');
+        if (i == value.size()) {
+            content_length_ = n;
+            return true;
+        }
+    }
     for (;;) {
         const std::size_t comma = value.find(',');
         const std::string_view item = trim_ows(value.substr(0, comma));

@@ -28,7 +28,7 @@ MCP_LOADTEST_DECL void append_http_header_value(std::string& out, std::string_vi
 
 MCP_LOADTEST_DECL bool is_json_media_type(std::string_view content_type) {
     // "json" anywhere in the type and subtype, in any case; no copy (once per reply).
-    if (ascii_iequals(content_type, "application/json")) return true;  // what nearly every server sends
+    if (ascii_iequals_lower(content_type, "application/json")) return true;  // what nearly every server sends
     const std::string_view type = content_type.substr(0, content_type.find(';'));
     // Only a 'j' can start it: look at the three bytes after each one.
     for (std::size_t i = 0; i + 4 <= type.size(); ++i)

@@ -7,6 +7,7 @@
 #include <mcp_loadtest/detail/clock.hpp>
 #include <mcp_loadtest/detail/jsonrpc_writer.hpp>
 #include <mcp_loadtest/detail/net_connect.hpp>
+#include <mcp_loadtest/detail/same_text.hpp>
 #include <mcp_loadtest/detail/sigpipe.hpp>
 #include <mcp_loadtest/detail/truncate_for_message.hpp>
 #include <mcp_loadtest/json.hpp>
@@ -59,7 +60,7 @@ MCP_LOADTEST_DECL void http_pool_transport::send(std::string_view line, const ou
     ex->what = exchange::kind::post;
     ex->message = info.what;
     ex->id = info.what == outgoing::kind::request ? info.id : 0;
-    ex->is_initialize = info.what == outgoing::kind::request && info.method == "initialize";
+    ex->is_initialize = info.what == outgoing::kind::request && same_text(info.method, "initialize");
     ex->raw = info.raw;
     if (ex->unowned())
         ex->label = info.what == outgoing::kind::notification ? std::string(info.method)
@@ -507,7 +508,7 @@ MCP_LOADTEST_DECL void http_pool_transport::fail_oversized(const std::shared_ptr
 MCP_LOADTEST_DECL void http_pool_transport::on_headers(connection& c, exchange& ex) {
     const auto& head = c.parser.head();
     ex.status = head.status;
-    const auto ct = head.find("content-type");
+    const auto ct = head.content_type;
     ex.is_sse = ct && ct->find("text/event-stream") != std::string_view::npos;
     if (ex.is_sse) {
         // A stream carries any number of messages: bound each event (room

@@ -10,23 +10,16 @@ namespace mcp_loadtest::detail {
 
 MCP_LOADTEST_DECL void streamable_http_transport::set_protocol_version(std::string_view version) {
     protocol_version_.assign(version);
+    rebuild_session_headers();
     if (!version.empty() && era_ == protocol_era::legacy && open_get_stream_ && !session_id_.empty() &&
         !get_stream_started_)
         open_get_stream();
 }
 
-MCP_LOADTEST_DECL void streamable_http_transport::append_session_headers(std::string& out) const {
-    using namespace std::string_view_literals;
-    if (!session_id_.empty()) {
-        out += "Mcp-Session-Id: "sv;
-        out += session_id_;
-        out += "\r\n"sv;
-    }
-    if (!protocol_version_.empty()) {
-        out += "MCP-Protocol-Version: "sv;
-        out += protocol_version_;
-        out += "\r\n"sv;
-    }
+MCP_LOADTEST_DECL void streamable_http_transport::rebuild_session_headers() {
+    session_headers_.clear();
+    if (!session_id_.empty()) session_headers_ += "Mcp-Session-Id: " + session_id_ + "\r\n";
+    if (!protocol_version_.empty()) session_headers_ += "MCP-Protocol-Version: " + protocol_version_ + "\r\n";
 }
 
 MCP_LOADTEST_DECL void streamable_http_transport::append_message_headers(std::string& out, const outgoing& info) const {
@@ -63,7 +56,10 @@ MCP_LOADTEST_DECL void streamable_http_transport::on_head(exchange& ex, const ht
         ex.content_type = truncate_for_message(*ct, 100);
     }
     if (ex.is_initialize || (ex.what == exchange::kind::post && session_id_.empty()))
-        if (auto sid = head.find("mcp-session-id"); sid && !sid->empty()) session_id_.assign(*sid);
+        if (auto sid = head.find("mcp-session-id"); sid && !sid->empty()) {
+            session_id_.assign(*sid);
+            rebuild_session_headers();
+        }
     if (ex.what == exchange::kind::get_stream) {
         get_stream_settled_ = true;
         ready_event_.cancel();
@@ -145,6 +141,7 @@ MCP_LOADTEST_DECL bool streamable_http_transport::replay_after_reinitialize(exch
     if (reinitializing_) return true;
     reinitializing_ = true;
     session_id_.clear();
+    rebuild_session_headers();
     auto init = std::make_shared<exchange>();
     init->what = exchange::kind::post;
     init->message = outgoing::kind::request;
@@ -154,8 +151,10 @@ MCP_LOADTEST_DECL bool streamable_http_transport::replay_after_reinitialize(exch
     info.method = "initialize";
     const std::string saved_version = protocol_version_;
     protocol_version_.clear();  // initialize carries no version header
+    rebuild_session_headers();
     write_post(init->request, initialize_body_, info);
     protocol_version_ = saved_version;
+    rebuild_session_headers();
     dispatch(std::move(init), true);
     return true;
 }
