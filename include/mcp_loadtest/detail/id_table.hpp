@@ -14,6 +14,8 @@
 // take() for as long as its handle lives.
 #pragma once
 
+#include <mcp_loadtest/detail/config.hpp>
+
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
@@ -72,17 +74,13 @@ public:
     }
 
     /// Removes `e` (an entry of this table) and hands it over: it lives while its handle does.
-    [[nodiscard]] handle take(entry& e) noexcept {
-        handle h;
-        if (handle& s = slots_[e.id & mask_]; s.get() == &e) {
-            h = std::move(s);
-        } else {
-            const auto it = overflow_.find(e.id);
-            h = std::move(it->second);
-            overflow_.erase(it);
-        }
+    /// (Inline: once per call. The overflow's map lookup stays out of line, so that GCC still
+    /// inlines this in the library's large translation units.)
+    [[nodiscard]] MCP_LOADTEST_ALWAYS_INLINE handle take(entry& e) noexcept {
+        handle& s = slots_[e.id & mask_];
+        if (s.get() != &e) return take_from_overflow(e);
         --size_;
-        return h;
+        return std::move(s);
     }
 
     /// Keeps a taken entry for spare(), up to a bound; its value is not reset.
@@ -121,6 +119,14 @@ public:
     }
 
 private:
+    [[nodiscard]] MCP_LOADTEST_NOINLINE handle take_from_overflow(entry& e) noexcept {
+        const auto it = overflow_.find(e.id);
+        handle h = std::move(it->second);
+        overflow_.erase(it);
+        --size_;
+        return h;
+    }
+
     static constexpr std::size_t min_slots = 64;
     static constexpr std::size_t max_spares = 256;
 
