@@ -14,6 +14,9 @@
 //     bench_http --count N [--connections C] [--window W]
 //                      exactly N calls, W in flight over a C-connection pool (default 16/16),
 //                      nothing else (for callgrind or perf)
+//     bench_http --wrk-once S [--connections C] [--wrk PATH]
+//                      wrk alone for S seconds on C connections (default 16), printing its
+//                      request count (http_instructions_per_request.sh runs it under callgrind)
 //
 // Rows, each measured in alternating segments, wrk then the library (so drift
 // on a shared machine hits both): 16 connections (wrk -c16; the library with a 16-connection pool
@@ -87,6 +90,7 @@ struct config {
     std::string wrk = "wrk";
     std::uint64_t count = 0;
     std::size_t count_connections = 16, count_window = 16;
+    int wrk_once_seconds = 0;  // --wrk-once: wrk alone, once, for this many seconds
 };
 
 // ---- small utilities ----------------------------------------------------------
@@ -377,6 +381,38 @@ mlt::arguments bench_arguments() {
     return mlt::arguments(mlt::raw_json::from(a));  // serialized once; every call reuses the text
 }
 
+// wrk's script: one fixed tools/call with the session id of an initialize sent here first
+// (and its `initialized`). Returns the script's path; `sid` gets the session id.
+std::string write_wrk_script(const std::string& url, std::string* sid_out) {
+    const auto u = parse_http_url(url);
+    if (!u) throw std::runtime_error("cannot read the server's URL " + url);
+    const std::string init =
+        R"({"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25",)"
+        R"("capabilities":{},"clientInfo":{"name":"bench_http-wrk","version":"0"}}})";
+    const std::string reply = http_post_once(*u, init, "");
+    const std::string sid = header_value(reply, "mcp-session-id");
+    if (sid.empty() || reply.find("\"protocolVersion\"") == std::string::npos)
+        throw std::runtime_error("initialize for wrk failed: " + reply.substr(0, 300));
+    const std::string version_header = "MCP-Protocol-Version: 2025-11-25\r\nMcp-Session-Id: " + sid + "\r\n";
+    (void)http_post_once(*u, R"({"jsonrpc":"2.0","method":"notifications/initialized"})", version_header);
+    char tmpl[] = "/tmp/bench_http_wrk_XXXXXX.lua";
+    const int fd = ::mkstemps(tmpl, 4);
+    if (fd < 0) throw std::runtime_error("mkstemps failed");
+    const std::string script_path = tmpl;
+    std::string lua = "-- written by bench_http: one fixed tools/call, formatted once by wrk\n"
+                      "wrk.method = \"POST\"\n"
+                      "wrk.headers[\"Accept\"] = \"application/json, text/event-stream\"\n"
+                      "wrk.headers[\"Content-Type\"] = \"application/json\"\n"
+                      "wrk.headers[\"MCP-Protocol-Version\"] = \"2025-11-25\"\n"
+                      "wrk.headers[\"Mcp-Session-Id\"] = \"" + sid + "\"\n"
+                      "wrk.body = '" + std::string(tools_call_body) + "'\n";
+    if (::write(fd, lua.data(), lua.size()) != static_cast<ssize_t>(lua.size()))
+        throw std::runtime_error("cannot write the wrk script");
+    ::close(fd);
+    *sid_out = sid;
+    return script_path;
+}
+
 // What one row measured: wrk and the library alternating, segment by segment.
 struct row_figures {
     // wrk: requests and its own measured seconds, summed over segments
@@ -486,8 +522,34 @@ asio::awaitable<int> count_mode(const config& c) {
     co_return f.ok == c.count ? 0 : 1;
 }
 
+// wrk alone, once: what http_instructions_per_request.sh runs under callgrind to count wrk's
+// instructions per request (the marginal cost between two durations).
+asio::awaitable<int> wrk_once_mode(const config& c) {
+    std::string wrk_path;
+    if (!on_path(c.wrk, &wrk_path)) {
+        std::printf("wrk: `%s` is not installed (Debian: apt-get install wrk)\n", c.wrk.c_str());
+        co_return 2;
+    }
+    mlt::stdio_server cmd;
+    cmd.command = c.server;
+    auto proc = co_await mlt::launch(cmd);
+    std::string sid;
+    const std::string script = write_wrk_script(proc.url(), &sid);
+    const wrk_figures w = run_wrk(wrk_path, script, proc.url(), c.count_connections, c.wrk_once_seconds, proc.pid());
+    ::unlink(script.c_str());
+    co_await proc.close();
+    if (!w.ran || w.non_2xx != 0 || w.requests == 0) {
+        std::printf("wrk failed:\n%s\n", w.output.c_str());
+        co_return 1;
+    }
+    std::printf("wrk: %llu requests in %d s (%zu connections)\n", static_cast<unsigned long long>(w.requests),
+                c.wrk_once_seconds, c.count_connections);
+    co_return 0;
+}
+
 asio::awaitable<int> run_all(const config& c) {
     if (c.count > 0) co_return co_await count_mode(c);
+    if (c.wrk_once_seconds > 0) co_return co_await wrk_once_mode(c);
 
     // CPUs: this process (and wrk) on the first allowed CPU, the server on the second.
     cpu_set_t allowed;
@@ -536,31 +598,8 @@ asio::awaitable<int> run_all(const config& c) {
         std::printf("wrk: SKIPPED, `%s` is not installed (Debian: apt-get install wrk); library figures only\n",
                     c.wrk.c_str());
     } else {
-        const auto u = parse_http_url(url);
-        if (!u) throw std::runtime_error("cannot read the server's URL " + url);
-        const std::string init =
-            R"({"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25",)"
-            R"("capabilities":{},"clientInfo":{"name":"bench_http-wrk","version":"0"}}})";
-        const std::string reply = http_post_once(*u, init, "");
-        const std::string sid = header_value(reply, "mcp-session-id");
-        if (sid.empty() || reply.find("\"protocolVersion\"") == std::string::npos)
-            throw std::runtime_error("initialize for wrk failed: " + reply.substr(0, 300));
-        const std::string version_header = "MCP-Protocol-Version: 2025-11-25\r\nMcp-Session-Id: " + sid + "\r\n";
-        (void)http_post_once(*u, R"({"jsonrpc":"2.0","method":"notifications/initialized"})", version_header);
-        char tmpl[] = "/tmp/bench_http_wrk_XXXXXX.lua";
-        const int fd = ::mkstemps(tmpl, 4);
-        if (fd < 0) throw std::runtime_error("mkstemps failed");
-        script_path = tmpl;
-        std::string lua = "-- written by bench_http: one fixed tools/call, formatted once by wrk\n"
-                          "wrk.method = \"POST\"\n"
-                          "wrk.headers[\"Accept\"] = \"application/json, text/event-stream\"\n"
-                          "wrk.headers[\"Content-Type\"] = \"application/json\"\n"
-                          "wrk.headers[\"MCP-Protocol-Version\"] = \"2025-11-25\"\n"
-                          "wrk.headers[\"Mcp-Session-Id\"] = \"" + sid + "\"\n"
-                          "wrk.body = '" + std::string(tools_call_body) + "'\n";
-        if (::write(fd, lua.data(), lua.size()) != static_cast<ssize_t>(lua.size()))
-            throw std::runtime_error("cannot write the wrk script");
-        ::close(fd);
+        std::string sid;
+        script_path = write_wrk_script(url, &sid);
         std::printf("wrk: %s -t1 -c<N> -d1s -s <script: POST tools/call, Mcp-Session-Id %s> %s\n", wrk_path.c_str(),
                     sid.c_str(), url.c_str());
     }
@@ -667,6 +706,7 @@ int main(int argc, char** argv) {
         else if (a == "--count") c.count = std::strtoull(next(), nullptr, 10);
         else if (a == "--connections") c.count_connections = std::strtoull(next(), nullptr, 10);
         else if (a == "--window") c.count_window = std::strtoull(next(), nullptr, 10);
+        else if (a == "--wrk-once") c.wrk_once_seconds = std::atoi(next());
         else {
             std::fprintf(stderr, "unknown argument %s (see the comment at the top of bench_http.cpp)\n", a.c_str());
             return 2;
