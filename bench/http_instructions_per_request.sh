@@ -27,14 +27,6 @@ n2=${3:-60000}
 s1=${4:-2}
 s2=${5:-6}
 
-if ! command -v valgrind >/dev/null 2>&1; then
-    echo "valgrind is not installed (apt-get install valgrind)" >&2
-    exit 2
-fi
-if [ ! -x "$bin" ]; then
-    echo "no bench_http at $bin; build it (cmake --build <dir> --target bench_http) or pass its path" >&2
-    exit 2
-fi
 if ! command -v wrk >/dev/null 2>&1; then
     echo "wrk is not installed (apt-get install wrk): it is the baseline" >&2
     exit 2
@@ -43,16 +35,8 @@ if [ "$n2" -le "$n1" ] || [ "$s2" -le "$s1" ]; then
     echo "N2 ($n2) and S2 ($s2) must be larger than N1 ($n1) and S1 ($s1)" >&2
     exit 2
 fi
-
-if [ -n "${KEEP:-}" ]; then
-    out=$KEEP
-    mkdir -p "$out"
-else
-    out=$(mktemp -d)
-    trap 'rm -rf "$out"' EXIT
-fi
-
-totals() { sed -n 's/^totals: *\([0-9]*\).*/\1/p' "$1" | head -n 1; }
+. "$here/callgrind_setup.sh"
+callgrind_setup "$bin" bench_http
 
 # library N: the client's total Ir for N calls.
 library() {
@@ -62,7 +46,7 @@ library() {
         cat "$out/library.$1.log" >&2
         exit 1
     fi
-    totals "$file"
+    callgrind_totals "$file"
 }
 
 # wrk_run S: "Ir requests" of wrk alone for S seconds.
@@ -81,7 +65,7 @@ wrk_run() {
         cat "$out/wrk.$1.log" >&2
         exit 1
     fi
-    echo "$(totals "$file") $requests"
+    echo "$(callgrind_totals "$file") $requests"
 }
 
 lib1=$(library "$n1")

@@ -29,26 +29,12 @@ n1=${2:-20000}
 n2=${3:-120000}
 top=${4:-25}
 
-if ! command -v valgrind >/dev/null 2>&1; then
-    echo "valgrind is not installed (apt-get install valgrind)" >&2
-    exit 2
-fi
-if [ ! -x "$bin" ]; then
-    echo "no bench_throughput at $bin; build it (cmake --build <dir> --target bench_throughput) or pass its path" >&2
-    exit 2
-fi
 if [ "$n2" -le "$n1" ]; then
     echo "N2 ($n2) must be larger than N1 ($n1)" >&2
     exit 2
 fi
-
-if [ -n "${KEEP:-}" ]; then
-    out=$KEEP
-    mkdir -p "$out"
-else
-    out=$(mktemp -d)
-    trap 'rm -rf "$out"' EXIT
-fi
+. "$here/callgrind_setup.sh"
+callgrind_setup "$bin" bench_throughput
 
 # callgrind_run NAME N [--raw]: prints the total Ir of the client process.
 callgrind_run() {
@@ -62,7 +48,7 @@ callgrind_run() {
         cat "$out/$name.$n.log" >&2
         exit 1
     fi
-    sed -n 's/^totals: *\([0-9]*\).*/\1/p' "$file" | head -n 1
+    callgrind_totals "$file"
 }
 
 profile=${PROFILE:-run}
