@@ -12,6 +12,9 @@
 #include <mcp_loadtest/detail/truncate_for_message.hpp>
 #include <mcp_loadtest/json.hpp>
 
+#include <charconv>
+#include <cstring>
+
 #include <limits>
 
 namespace mcp_loadtest::detail {
@@ -131,14 +134,18 @@ MCP_LOADTEST_DECL void http_pool_transport::set_post_url(const url& u) {
 }
 
 MCP_LOADTEST_DECL void http_pool_transport::write_post(std::string& out, std::string_view body, const outgoing& info) {
-    using namespace std::string_view_literals;  // lengths known at compile time: no strlen per piece
     out.reserve(160 + post_prefix_.size() + body.size());
     out += post_prefix_;
     append_message_headers(out, info);
-    out += "Content-Length: "sv;
-    append_uint(out, body.size());
-    out += "\r\n\r\n"sv;
-    out += body;
+    // "Content-Length: N", the blank line and the body in one step, not four appends.
+    char length[40] = "Content-Length: ";
+    char* const digits_end = std::to_chars(length + 16, length + 36, body.size()).ptr;
+    std::memcpy(digits_end, "\r\n\r\n", 4);
+    const auto length_size = static_cast<std::size_t>(digits_end + 4 - length);
+    const std::size_t at = out.size();
+    out.resize(at + length_size + body.size());
+    std::memcpy(out.data() + at, length, length_size);
+    std::memcpy(out.data() + at + length_size, body.data(), body.size());
 }
 
 MCP_LOADTEST_DECL std::string http_pool_transport::stream_request() const {
