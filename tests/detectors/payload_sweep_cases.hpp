@@ -183,6 +183,9 @@ MCP_LOADTEST_CASE("payload sweep: server-everything's echo, bracketed at its SDK
     const auto server = mlt_test::everything();
     mlt::payload_sweep_options options;
     options.expect_echo = true;
+    // The limit is the finding, not the speed: under ThreadSanitizer, four tests at a time on
+    // two cores, a 9.5 MiB echo took 4.5 s of the default 5.4 s allowed at that size.
+    options.timeout_per_mib = std::chrono::seconds(1);
     const auto t0 = std::chrono::steady_clock::now();
     const auto report = co_await mlt::payload_sweep(server, "echo", "message", options);
     const auto took = std::chrono::steady_clock::now() - t0;
@@ -204,6 +207,7 @@ MCP_LOADTEST_CASE("payload sweep: server-everything's echo, bracketed at its SDK
     mlt::payload_sweep_options below;
     below.expect_echo = true;
     below.max_bytes = 8u * 1024 * 1024;
+    below.timeout_per_mib = options.timeout_per_mib;
     const auto under = co_await mlt::payload_sweep(server, "echo", "message", below);
     MESSAGE(under.verdict_sentence());
     MESSAGE("server-everything up to 8 MiB: verdict in " << mlt::detail::format_duration(under.took));
@@ -216,6 +220,7 @@ MCP_LOADTEST_CASE("payload sweep: 1, 4 and 15 MiB echoes round-trip on every tra
     mlt::payload_sweep_options options;
     options.expect_echo = true;
     options.min_bytes = 1024 * 1024;  // 16 B, then 1, 4 and 15 MiB
+    options.timeout_per_mib = std::chrono::seconds(1);  // as above: sizes, not speed, are checked
     for (std::size_t i = 0; i < every.servers.size(); ++i) {
         const auto report = co_await mlt::payload_sweep(every.servers[i], "echo", "message", options);
         MESSAGE(every.names[i] << ": " << report.verdict_sentence());

@@ -1,11 +1,10 @@
-// Catch2 v2 main for the suite, with the same leak audit as doctest_main.cpp.
-#define CATCH_CONFIG_RUNNER
-#include <catch2/catch.hpp>
-
+// Catch2 v2 main for the suite, with the same leak audit as doctest_main.cpp
+// (Catch2 itself is compiled in catch2_session.cpp).
+#include "catch2_session.hpp"
 #include "leak_check.hpp"
 
 int main(int argc, char** argv) {
     const auto fds_before = mlt_test::open_fds();
-    const int rc = Catch::Session().run(argc, argv);
+    const int rc = mlt_test::run_catch2(argc, argv);
     return mlt_test::report_leaks(fds_before) > 0 ? 1 : rc;
 }
