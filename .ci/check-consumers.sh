@@ -15,7 +15,9 @@
 #   Clang, libstdc++  find_package with clang++-16 and GCC's standard library: the one build
 #                     where Asio 1.22 needs telling that coroutines exist (detail/asio_compat.hpp);
 #                     the suite runs with Clang and libc++ (the tsan preset)
-#   Meson, separate   the subproject with -Dmcp-loadtest:separate_compilation=true
+#   Meson, separate   the subproject with -Dmcp-loadtest:separate_compilation=true (the two parts)
+#   hand-made, separate  g++ with the .pc's flags, -DMCP_LOADTEST_SEPARATE_COMPILATION, and one
+#                     file of its own holding <mcp_loadtest/impl/src.hpp> (the whole library)
 #
 # One line per way; a failure names the way and shows the end of its log. Works
 # in a temporary directory removed on exit; builds at -O0, CONSUMER_JOBS (2)
@@ -134,6 +136,20 @@ way_pkg_config() {
   fi
 }
 
+way_handmade_separate() {  # docs/compile-time.md's "anything else": the define, and one file holding impl/src.hpp
+  local dir=$work/prefix/share/pkgconfig cflags libs
+  cflags="$(pc "$dir" --cflags) -DMCP_LOADTEST_SEPARATE_COMPILATION"
+  libs=$(pc "$dir" --libs)
+  mkdir "$work/handmade"
+  printf '#include <mcp_loadtest/impl/src.hpp>\n' >"$work/handmade/mcp_loadtest.cpp"
+  # shellcheck disable=SC2086  # the flags are words
+  g++ -std=c++20 -O0 $cflags -c "$work/handmade/mcp_loadtest.cpp" -o "$work/handmade/mcp_loadtest.o"
+  # shellcheck disable=SC2086
+  g++ -std=c++20 -O0 $cflags -DEXPECT_TLS=1 -DPYTHON="\"$python\"" -DECHO_SERVER="\"$echo_server\"" \
+      "$consumers/consumer_test.cpp" "$work/handmade/mcp_loadtest.o" $libs -o "$work/handmade/consumer_test"
+  "$work/handmade/consumer_test"
+}
+
 way_meson_subproject() {
   # A copy: Meson would otherwise unpack the subproject inside the checkout.
   local source=$work/meson-source/meson_subproject meson_pc cmake_pc
@@ -163,6 +179,8 @@ way_meson_separate() {  # the subproject with -Dmcp-loadtest:separate_compilatio
   meson test -C "$work/meson-separate" --print-errorlogs
   grep -q 'libmcp_loadtest.a' "$work/meson-separate/build.ninja" ||
     { echo "Meson did not build the separately compiled library"; return 1; }
+  grep -q 'src/parts/analysis.cpp' "$work/meson-separate/build.ninja" ||
+    { echo "Meson did not build the library from its parts (src/parts/)"; return 1; }
 }
 
 way_tls_off() {
@@ -224,6 +242,7 @@ finish
 run "Meson subproject" way_meson_subproject
 run "examples/" way_examples
 run "Meson, separate" way_meson_separate
+run "hand-made, separate" way_handmade_separate
 run "find_package, separate" way_find_package_separate
 run "TLS off" way_tls_off
 run "Clang, libstdc++" way_clang_libstdcxx

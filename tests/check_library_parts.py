@@ -4,7 +4,7 @@
 CMake compiles mcp_loadtest::separate from src/parts/*.cpp, in parallel; each
 part includes a list of impl/*.ipp files. Every .ipp under include/ must be in
 exactly one part: in none, its functions are undefined at link time; in two,
-defined twice. With --cxx, also checks that src/mcp_loadtest.cpp (the whole
+defined twice. meson.build must name the same parts. With --cxx, also checks that src/mcp_loadtest.cpp (the whole
 library in one file, for Meson and hand-made builds) reaches every .ipp too,
 by listing what it includes (-M).
 
@@ -57,6 +57,12 @@ def main():
     for name in where:
         if name not in every:
             problems.append(f"{where[name][0]} includes {name}, which does not exist")
+    # Meson's separate library names its sources itself: the same parts.
+    with open(os.path.join(args.root, "meson.build"), encoding="utf-8") as f:
+        meson_parts = sorted(set(re.findall(r"'src/parts/([^']+\.cpp)'", f.read())))
+    if meson_parts != sorted(os.path.basename(p) for p in parts):
+        problems.append(f"meson.build compiles the parts {meson_parts}, src/parts/ holds "
+                        f"{sorted(os.path.basename(p) for p in parts)}: list the same in its static_library()")
     if args.cxx:
         out = subprocess.run([args.cxx, *flags, "-DMCP_LOADTEST_SEPARATE_COMPILATION", "-M",
                               os.path.join(args.root, "src", "mcp_loadtest.cpp")],
