@@ -370,6 +370,37 @@ private:
 
     MCP_LOADTEST_DECL static const char* top_object(const char* p, const char* e, const char* begin, envelope& env,
                                   const char*& fail) noexcept;
+
+    // A member's bit, reading a key written with escapes as a parser would.
+    MCP_LOADTEST_ALWAYS_INLINE static unsigned member_of_key(std::string_view key, char (&unescaped)[8]) noexcept;
+
+    // Notes a top-level member's value [vb, p); `again` when its name came before.
+    MCP_LOADTEST_ALWAYS_INLINE static void record_member(envelope& env, unsigned m, bool again, const char* vb,
+                                                         const char* p, const char* begin) noexcept;
+
+    // The fast path (impl/json_scan.ipp says what it takes): a valid object whose '}' is the
+    // line's last byte that is not whitespace (`last` points at it), nested at most 64 deep.
+    // Anything else (every invalid line among them) makes it return false, and the line is
+    // scanned again from its start by the path above: failures and offsets are that path's.
+    static constexpr int valid_max_depth = 64;
+    MCP_LOADTEST_DECL static bool scan_valid(const char* begin, const char* e, envelope& env) noexcept;
+    MCP_LOADTEST_ALWAYS_INLINE static const char* valid_result(const char* p, const char* e, const char* last,
+                                                               const char* begin, envelope& env) noexcept;
+    MCP_LOADTEST_DECL static const char* valid_value(const char* p, const char* e, const char* last, int depth) noexcept;
+    MCP_LOADTEST_DECL static const char* valid_object(const char* p, const char* e, const char* last, int depth) noexcept;
+    MCP_LOADTEST_DECL static const char* valid_array(const char* p, const char* e, const char* last, int depth) noexcept;
+    MCP_LOADTEST_ALWAYS_INLINE static const char* valid_member_value(const char* p, const char* e, const char* last,
+                                                                     int depth) noexcept;
+    MCP_LOADTEST_ALWAYS_INLINE static const char* valid_key(const char* p, const char* e, const char* last,
+                                                            std::string_view& key) noexcept;
+    MCP_LOADTEST_ALWAYS_INLINE static const char* valid_string(const char* p, const char* e) noexcept;
+    // A string with an escape or a non-ASCII byte, read by the exact path: nullptr when it has bad text.
+    MCP_LOADTEST_NOINLINE static const char* valid_escaped_string(const char* p, const char* e) noexcept {
+        const char* fail = nullptr;
+        p = skip_string(p, e, fail);
+        return fail ? nullptr : p;
+    }
+    MCP_LOADTEST_ALWAYS_INLINE static const char* valid_number(const char* p) noexcept;
 };
 
 }  // namespace mcp_loadtest::detail

@@ -22,6 +22,8 @@ MCP_LOADTEST_DECL envelope envelope_scanner::scan(std::string_view line) noexcep
 
 MCP_LOADTEST_DECL envelope envelope_scanner::scan_text(const char* const begin, const char* const end) noexcept {
     envelope env;
+    if (scan_valid(begin, end, env)) [[likely]] return env;  // a valid object: the fast path (below)
+    env = envelope{};  // anything else is read again from the start
     const char* fail = nullptr;  // the syntax error, else the first bad text
     const char* p = skip_ws(begin, end);
     if (p < end && *p == '{') {
@@ -172,11 +174,47 @@ MCP_LOADTEST_DECL const char* envelope_scanner::result_object(const char* p, con
     }
 }
 
-MCP_LOADTEST_DECL const char* envelope_scanner::top_object(const char* p, const char* e, const char* begin, envelope& env,
-                              const char*& fail) noexcept {
+MCP_LOADTEST_ALWAYS_INLINE unsigned envelope_scanner::member_of_key(std::string_view key, char (&unescaped)[8]) noexcept {
+    const unsigned m = member_of(key);
+    if (m == 0 && key.size() >= 7 && std::memchr(key.data(), '\\', key.size()))  // "\\u0069d"
+        return member_of(unescape_name(key, unescaped));
+    return m;
+}
+
+MCP_LOADTEST_ALWAYS_INLINE void envelope_scanner::record_member(envelope& env, unsigned m, bool again, const char* vb,
+                                                                const char* p, const char* begin) noexcept {
     const auto make_span = [begin](const char* b, const char* end) {
         return span{static_cast<std::uint32_t>(b - begin), static_cast<std::uint32_t>(end - b)};
     };
+    const span v = make_span(vb, p);
+    switch (m) {
+        case m_id:
+            if (!again) env.id = v;
+            // With two ids, the first integer one: a call it may name is failed.
+            if (!env.id_is_integer && *vb >= '0' && *vb <= '9')
+                env.id_is_integer = parse_id(vb, p, env.id_value);
+            break;
+        case m_error:
+            if (!again) env.error = v;
+            break;
+        case m_result:
+            if (!again) env.result = v;
+            break;
+        case m_method:
+            if (!again && *vb == '"') env.method = make_span(vb + 1, p - 1);
+            break;
+        case m_params:
+            if (!again) env.params = v;
+            break;
+        case m_jsonrpc:
+            if (!again) env.jsonrpc_20 = is(std::string_view(vb, static_cast<std::size_t>(p - vb)), "\"2.0\"");
+            break;
+        default: break;
+    }
+}
+
+MCP_LOADTEST_DECL const char* envelope_scanner::top_object(const char* p, const char* e, const char* begin, envelope& env,
+                              const char*& fail) noexcept {
     p = skip_ws(p + 1, e);
     if (p < e && *p == '}') return p + 1;
     std::string_view key;
@@ -192,9 +230,7 @@ MCP_LOADTEST_DECL const char* envelope_scanner::top_object(const char* p, const 
     }
     for (;;) {
         if (!(p = skip_key(p, e, key, fail))) return nullptr;
-        unsigned m = member_of(key);
-        if (m == 0 && key.size() >= 7 && std::memchr(key.data(), '\\', key.size()))  // "\\u0069d"
-            m = member_of(unescape_name(key, unescaped));
+        const unsigned m = member_of_key(key, unescaped);
         const bool again = (seen & m) != 0;  // the first one is kept; the message is flagged
         if (again) note_duplicate(env, member_name(m), key.data(), begin);
         seen |= m;
@@ -211,34 +247,299 @@ MCP_LOADTEST_DECL const char* envelope_scanner::top_object(const char* p, const 
         } else if (!(p = skip_value(p, e, 1, fail))) {
             return nullptr;
         }
-        const span v = make_span(vb, p);
-        switch (m) {
-            case m_id:
-                if (!again) env.id = v;
-                // With two ids, the first integer one: a call it may name is failed.
-                if (!env.id_is_integer && *vb >= '0' && *vb <= '9')
-                    env.id_is_integer = parse_id(vb, p, env.id_value);
-                break;
-            case m_error:
-                if (!again) env.error = v;
-                break;
-            case m_result:
-                if (!again) env.result = v;
-                break;
-            case m_method:
-                if (!again && *vb == '"') env.method = make_span(vb + 1, p - 1);
-                break;
-            case m_params:
-                if (!again) env.params = v;
-                break;
-            case m_jsonrpc:
-                if (!again) env.jsonrpc_20 = is(std::string_view(vb, static_cast<std::size_t>(p - vb)), "\"2.0\"");
-                break;
-            default: break;
-        }
+        record_member(env, m, again, vb, p, begin);
         bool more = false;
         if (!(p = after_member(p, e, more, fail)) || !more) return p;
     }
+}
+
+// The fast path. What servers send is a valid, compact object, and most of the exact path's
+// cost on it is bookkeeping that only an invalid line needs: a bounds check before every
+// byte, where a failure is, a stack as deep as the nesting limit. This path assumes the line
+// is valid and gives up at the first sign that it is not, or that it is unusual (nesting over
+// 64), returning false; scan_text() then runs the exact path from the start. So it only ever
+// reports a line the exact path finds valid, and then the same envelope: members are recorded
+// by the same code, and the grammar is checked the same way (numbers, literals, strings;
+// whitespace is allowed wherever JSON allows it, as the exact path does, tested for only
+// where the expected byte is not there).
+//
+// Bounds: the line's last byte that is not whitespace must be '}' (`last`), taken as the top
+// object's. Every read of a token stops at it (a number or a literal cannot hold a '}', and
+// literals are checked against it), so tokens need no bounds checks; only a '}' read as an
+// inner container's close could step past it, and that is checked there (such a line is
+// invalid). Strings are searched as on the exact path, up to the line's end; one with an
+// escape or a non-ASCII byte is read by the exact path's skip_string, and any bad text in it
+// means "not this path".
+
+MCP_LOADTEST_ALWAYS_INLINE const char* envelope_scanner::valid_number(const char* p) noexcept {
+    const auto digit = [](char c) { return static_cast<unsigned char>(c - '0') <= 9; };
+    if (*p == '-') ++p;
+    if (*p == '0') ++p;
+    else if (digit(*p)) do ++p; while (digit(*p));
+    else return nullptr;
+    if (*p == '.') {
+        if (!digit(*++p)) return nullptr;
+        do ++p; while (digit(*p));
+    }
+    if ((*p | 0x20) == 'e') {  // 'e' or 'E'
+        ++p;
+        if (*p == '+' || *p == '-') ++p;
+        if (!digit(*p)) return nullptr;
+        do ++p; while (digit(*p));
+    }
+    return p;
+}
+
+MCP_LOADTEST_ALWAYS_INLINE const char* envelope_scanner::valid_string(const char* p, const char* e) noexcept {
+    const char* q = find_special(p + 1, e);
+    if (q < e && *q == '"') [[likely]] return q + 1;  // before `last`: the bytes after it are whitespace
+    return valid_escaped_string(p, e);
+}
+
+MCP_LOADTEST_ALWAYS_INLINE const char* envelope_scanner::valid_key(const char* p, const char* e, const char* last,
+                                                                   std::string_view& key) noexcept {
+    if (*p != '"') [[unlikely]] {
+        p = skip_ws(p, last);
+        if (*p != '"') return nullptr;
+    }
+    const char* kb = p + 1;
+    if (!(p = valid_string(p, e))) return nullptr;
+    key = std::string_view(kb, static_cast<std::size_t>(p - 1 - kb));
+    if (*p != ':') [[unlikely]] {
+        p = skip_ws(p, last);
+        if (*p != ':') return nullptr;
+    }
+    return p + 1;
+}
+
+// A value at p, inside `depth` open containers: strings and numbers inline (most values are),
+// anything else out of line.
+MCP_LOADTEST_ALWAYS_INLINE const char* envelope_scanner::valid_member_value(const char* p, const char* e,
+                                                                            const char* last, int depth) noexcept {
+    if (*p == '"') return valid_string(p, e);
+    if (static_cast<unsigned char>(*p - '0') <= 9) return valid_number(p);
+    return valid_value(p, e, last, depth);
+}
+
+MCP_LOADTEST_DECL const char* envelope_scanner::valid_value(const char* p, const char* e, const char* last, int depth) noexcept {
+    if (static_cast<unsigned char>(*p) <= ' ') [[unlikely]]
+        p = skip_ws(p, last);
+    switch (*p) {
+        case '"': return valid_string(p, e);
+        case '{': return valid_object(p, e, last, depth);
+        case '[': return valid_array(p, e, last, depth);
+        case 't': return last - p >= 4 && std::memcmp(p, "true", 4) == 0 ? p + 4 : nullptr;
+        case 'f': return last - p >= 5 && std::memcmp(p, "false", 5) == 0 ? p + 5 : nullptr;
+        case 'n': return last - p >= 4 && std::memcmp(p, "null", 4) == 0 ? p + 4 : nullptr;
+        default: return valid_number(p);
+    }
+}
+
+MCP_LOADTEST_DECL const char* envelope_scanner::valid_object(const char* p, const char* e, const char* last, int depth) noexcept {
+    if (depth == valid_max_depth) return nullptr;
+    ++p;
+    if (static_cast<unsigned char>(*p) <= ' ') [[unlikely]]
+        p = skip_ws(p, last);
+    std::string_view key;
+    if (*p != '}') {
+        for (;;) {
+            if (!(p = valid_key(p, e, last, key)) || !(p = valid_member_value(p, e, last, depth + 1))) return nullptr;
+            if (*p == ',') {
+                ++p;
+                continue;
+            }
+            if (*p != '}') [[unlikely]] {
+                if (!is_ws(*p)) return nullptr;
+                p = skip_ws(p, last);
+                if (*p == ',') {
+                    ++p;
+                    continue;
+                }
+                if (*p != '}') return nullptr;
+            }
+            break;
+        }
+    }
+    return p == last ? nullptr : p + 1;  // the last '}' is the top object's
+}
+
+MCP_LOADTEST_DECL const char* envelope_scanner::valid_array(const char* p, const char* e, const char* last, int depth) noexcept {
+    if (depth == valid_max_depth) return nullptr;
+    ++p;
+    if (static_cast<unsigned char>(*p) <= ' ') [[unlikely]]
+        p = skip_ws(p, last);
+    if (*p != ']') {
+        for (;;) {
+            if (!(p = valid_member_value(p, e, last, depth + 1))) return nullptr;
+            if (*p == ',') {
+                ++p;
+                continue;
+            }
+            if (*p != ']') [[unlikely]] {
+                if (!is_ws(*p)) return nullptr;
+                p = skip_ws(p, last);
+                if (*p == ',') {
+                    ++p;
+                    continue;
+                }
+                if (*p != ']') return nullptr;
+            }
+            break;
+        }
+    }
+    return p + 1;  // `last` is a '}', so p is before it
+}
+
+MCP_LOADTEST_ALWAYS_INLINE const char* envelope_scanner::valid_result(const char* p, const char* e, const char* last,
+                                                                      const char* begin, envelope& env) noexcept {
+    std::string_view key;
+    bool seen_is_error = false;
+    char unescaped[8];
+    // One member: its key, and its value or the literal true of an "isError".
+    const auto member = [&](const char* p) -> const char* {
+        if (!(p = valid_key(p, e, last, key))) return nullptr;
+        bool is_error_key = is(key, "isError");
+        if (!is_error_key && key.size() >= 12 && std::memchr(key.data(), '\\', key.size()))  // "\\u0069sError"
+            is_error_key = is(unescape_name(key, unescaped), "isError");
+        if (is_error_key) {
+            if (seen_is_error) note_duplicate(env, "result.isError", key.data(), begin);
+            seen_is_error = true;
+            p = skip_ws(p, last);
+            if (last - p >= 4 && std::memcmp(p, "true", 4) == 0) {
+                env.result_is_error_flagged = true;
+                return p + 4;
+            }
+        }
+        return valid_member_value(p, e, last, 2);
+    };
+    // A tool's result most often starts with one text block, written the same way by every
+    // SDK: compared whole, it is the first member. (When more follows the text, the member is
+    // read again below, the usual way.)
+    static constexpr char text_block[] = R"({"content":[{"type":"text","text":")";
+    const char* q = nullptr;
+    if (last - p > 35 && std::memcmp(p, text_block, 35) == 0) {
+        if (!(q = valid_string(p + 34, e))) return nullptr;
+        q = q < last && q[0] == '}' && q[1] == ']' ? q + 2 : nullptr;
+    }
+    if (q) {
+        p = q;
+    } else {
+        ++p;
+        if (static_cast<unsigned char>(*p) <= ' ') [[unlikely]]
+            p = skip_ws(p, last);
+        if (*p == '}') return p == last ? nullptr : p + 1;
+        if (!(p = member(p))) return nullptr;
+    }
+    for (;;) {
+        if (*p == ',') {
+            if (!(p = member(p + 1))) return nullptr;
+            continue;
+        }
+        if (*p != '}') [[unlikely]] {
+            if (!is_ws(*p)) return nullptr;
+            p = skip_ws(p, last);
+            if (*p == ',') continue;
+            if (*p != '}') return nullptr;
+        }
+        return p == last ? nullptr : p + 1;
+    }
+}
+
+MCP_LOADTEST_DECL bool envelope_scanner::scan_valid(const char* const begin, const char* const e, envelope& env) noexcept {
+    if (e - begin < 2) return false;  // (portable builds do not pad short lines: no reading before begin)
+    const char* last = e - 1;
+    if (*last != '}') [[unlikely]] {
+        while (last > begin && is_ws(*last)) --last;
+        if (last == begin || *last != '}') return false;
+    }
+    if (*begin != '{') return false;
+    const char* p = begin + 1;
+    env.is_object = true;
+    if (static_cast<unsigned char>(*p) <= ' ') [[unlikely]]
+        p = skip_ws(p, last);
+    if (*p != '}') {
+        std::string_view key;
+        unsigned seen = 0;
+        char unescaped[8];
+        static constexpr char jsonrpc_first[] = R"("jsonrpc":"2.0",)";
+        if (e - p >= 16 && std::memcmp(p, jsonrpc_first, 16) == 0) {
+            env.jsonrpc_20 = true;
+            seen = m_jsonrpc;
+            p += 16;
+        }
+        for (;;) {
+            // The names looked for, written compactly, are known by their bytes; others are read.
+            unsigned m;
+            if (last - p >= 9 && std::memcmp(p, R"("id":)", 5) == 0) {
+                key = std::string_view(p + 1, 2);
+                m = m_id;
+                p += 5;
+            } else if (last - p >= 9 && std::memcmp(p, R"("result":)", 9) == 0) {
+                key = std::string_view(p + 1, 6);
+                m = m_result;
+                p += 9;
+            } else if (last - p >= 9 && std::memcmp(p, R"("error":)", 8) == 0) {
+                key = std::string_view(p + 1, 5);
+                m = m_error;
+                p += 8;
+            } else {
+                if (!(p = valid_key(p, e, last, key))) return false;
+                m = member_of_key(key, unescaped);
+            }
+            const bool again = (seen & m) != 0;
+            if (again) note_duplicate(env, member_name(m), key.data(), begin);
+            seen |= m;
+            if (static_cast<unsigned char>(*p) <= ' ') [[unlikely]]
+                p = skip_ws(p, last);
+            const char* vb = p;
+            if (*p == '"') {
+                if (!(p = valid_string(p, e))) return false;
+                record_member(env, m, again, vb, p, begin);
+            } else if (static_cast<unsigned char>(*p - '0') <= 9) {
+                if (m == m_id && !env.id_is_integer) {
+                    // The id read as it is validated: parse_id's common case, without a second pass.
+                    std::uint64_t n = 0;
+                    if (*p == '0') ++p;
+                    else do n = n * 10 + static_cast<unsigned>(*p++ - '0'); while (static_cast<unsigned char>(*p - '0') <= 9);
+                    if (*p == '.' || (*p | 0x20) == 'e' || p - vb > 19) {  // not an integer, or parse_id's to check
+                        if (!(p = valid_number(vb))) return false;
+                        record_member(env, m, again, vb, p, begin);
+                    } else {
+                        if (!again) env.id = span{static_cast<std::uint32_t>(vb - begin), static_cast<std::uint32_t>(p - vb)};
+                        env.id_is_integer = true;
+                        env.id_value = n;
+                    }
+                } else {
+                    if (!(p = valid_number(p))) return false;
+                    record_member(env, m, again, vb, p, begin);
+                }
+            } else if (m == m_result && *p == '{') {
+                env.result_is_object = true;
+                if (!(p = valid_result(p, e, last, begin, env))) return false;
+                record_member(env, m, again, vb, p, begin);
+            } else {
+                if (!(p = valid_value(p, e, last, 1))) return false;
+                record_member(env, m, again, vb, p, begin);
+            }
+            if (*p == ',') {
+                ++p;
+                continue;
+            }
+            if (*p != '}') [[unlikely]] {
+                if (!is_ws(*p)) return false;
+                p = skip_ws(p, last);
+                if (*p == ',') {
+                    ++p;
+                    continue;
+                }
+                if (*p != '}') return false;
+            }
+            break;
+        }
+    }
+    if (p != last) return false;  // more after the top object
+    env.valid = true;
+    return true;
 }
 
 }  // namespace mcp_loadtest::detail
