@@ -420,6 +420,58 @@ TEST_CASE("scanner: a member the envelope is read from, given twice, is reported
     CHECK(env.id_value == 5);
 }
 
+TEST_CASE("scanner: the fast path for valid objects reports what the exact path does, on every edit of real replies") {
+    // scan() reads a valid object on a fast path and anything else again on the exact
+    // one (scan_exact). Replies as servers write them, and every line one edit away:
+    // cut short, a byte deleted, a byte inserted (whitespace, a quote, a backslash, a
+    // bracket, a digit, non-ASCII), a byte replaced.
+    const std::vector<std::string> replies = {
+        R"({"jsonrpc":"2.0","id":12345,"result":{"content":[{"type":"text","text":"ok"}]}})",
+        R"({"jsonrpc":"2.0","id":7,"error":{"code":-32602,"message":"Unknown tool: nope"}})",
+        R"({"jsonrpc":"2.0","id":3,"result":{"content":[{"type":"text","text":"boom"}],"isError":true}})",
+        R"({"result":{"content":[{"type":"text","text":"x"}]},"jsonrpc":"2.0","id":9})",
+        R"({"jsonrpc":"2.0","id":1,"result":{"content":[{"type":"text","text":"a \"quoted\" caf\u00e9 é"}],)"
+        R"("structuredContent":{"n":-1.5e3,"ok":true,"no":false,"none":null,"list":[1,[2,{}],[]]}}})",
+        R"({"jsonrpc": "2.0", "id": 4, "result": {"content": [{"type": "text", "text": "spaced"}], "isError": false}})",
+        R"({"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":5,"progress":1}})",
+        R"({"jsonrpc":"2.0","id":"s-1","method":"sampling/createMessage","params":{"messages":[]}})",
+        R"({"jsonrpc":"2.0","id":1,"id":2,"result":{"isError":true,"isError":false}})",
+        R"({"jsonrpc":"2.0","\u0069d":5,"result":{"\u0069sError":true}})",
+        R"({"jsonrpc":"2.0","id":18446744073709551616,"result":{}})",
+        R"({"jsonrpc":"2.0","id":0,"result":{"content":[]}})",
+    };
+    const std::string inserts = " \t\"\\{}[]:,05-e\x80\xff";
+    std::size_t lines = 0, valid = 0;
+    const auto check = [&](const std::string& line) {
+        const auto env = envelope_scanner::scan(line);
+        CAPTURE(line);
+        CHECK(env == envelope_scanner::scan_exact(line));
+        ++lines;
+        valid += env.valid;
+    };
+    for (const std::string& reply : replies) {
+        check(reply);
+        check(reply + "\n");
+        check("  " + reply + " \r\n");
+        for (std::size_t at = 0; at <= reply.size(); ++at) {
+            check(reply.substr(0, at));
+            if (at < reply.size()) check(reply.substr(0, at) + reply.substr(at + 1));
+            for (const char c : inserts) {
+                check(reply.substr(0, at) + c + reply.substr(at));
+                if (at < reply.size()) check(reply.substr(0, at) + c + reply.substr(at + 1));
+            }
+        }
+    }
+    // Nesting around the fast path's own limit (64) and the exact path's (512).
+    for (const int depth : {62, 63, 64, 65, 66, 510, 511, 512, 513}) {
+        const std::string arrays = std::string(static_cast<std::size_t>(depth), '[') + std::string(static_cast<std::size_t>(depth), ']');
+        check(R"({"jsonrpc":"2.0","id":1,"result":{"v":)" + arrays + "}}");
+        check(R"({"jsonrpc":"2.0","id":1,"params":)" + arrays + "}");
+    }
+    MESSAGE(lines << " lines, " << valid << " valid");
+    CHECK(valid > 1000);  // the fast path had valid lines to read, not only failures
+}
+
 // ---- a session against replies that are almost right -------------------------
 
 MCP_LOADTEST_CASE("hostile replies: invalid UTF-8 or a lone surrogate is malformed, attributed to its call at once") {

@@ -1,6 +1,7 @@
 // libFuzzer harness: the JSON-RPC envelope scanner and writer (detail/json_scan.hpp), against
 // nlohmann::json as the reference. The scanner must accept exactly the valid JSON texts (up to its
-// nesting limit), and on a valid object report the same top-level members nlohmann finds. The
+// nesting limit), and on a valid object report the same top-level members nlohmann finds; its fast
+// path for valid objects must report exactly what its exact path does, on any input. The
 // writer (append_json_string, begin_request) must produce JSON that both read back.
 #include "fuzz_support.hpp"
 
@@ -91,6 +92,9 @@ void check_member(std::string_view line, const json& j, const char* name, d::spa
 
 void check_envelope(std::string_view line) {
     const d::envelope env = d::envelope_scanner::scan(line);
+    // The fast path for valid objects reports exactly what the exact path does, on any line.
+    FUZZ_CHECK(env == d::envelope_scanner::scan_exact(line),
+               "scan() and scan_exact() differ on " + fuzz::shown(line));
     if (!env.valid) FUZZ_CHECK(env.error_offset <= line.size());
     // A JSON text never holds a NUL byte (not even in a string); nlohmann stops reading at one,
     // so it cannot be the reference for such lines.

@@ -53,6 +53,7 @@ struct span {
     [[nodiscard]] std::string_view in(std::string_view line) const noexcept {
         return line.substr(begin, size);
     }
+    friend bool operator==(const span&, const span&) = default;
 };
 
 /// Top-level members of one JSON-RPC message.
@@ -77,7 +78,12 @@ struct envelope {
     std::uint32_t duplicate_offset = 0;  // where its second key starts
     scan_failure failure = scan_failure::none;  // why, when !valid
     std::size_t error_offset = 0;  // where validation failed, when !valid
+    /// Every field; `duplicate` by address (the names are the scanner's constants).
+    friend bool operator==(const envelope&, const envelope&) = default;
 };
+
+/// envelope::duplicate for a result that says "isError" twice (one address, whichever path saw it).
+inline constexpr char result_is_error_name[] = "result.isError";
 
 class envelope_scanner {
 public:
@@ -87,14 +93,22 @@ public:
     /// does not stop the scan: every member is located and the line is invalid.
     MCP_LOADTEST_DECL static envelope scan(std::string_view line) noexcept;
 
+    /// scan() without its fast path for valid objects: every line read as an
+    /// invalid one is. scan() must always return the same; tests and the
+    /// fuzzing harness check that it does.
+    MCP_LOADTEST_DECL static envelope scan_exact(std::string_view line) noexcept;
+
     /// What a failure is, in a few words.
     [[nodiscard]] MCP_LOADTEST_DECL static const char* describe(scan_failure f) noexcept;
 
 private:
     static constexpr int max_depth = 512;
 
-    // scan() on [begin, end), which has at least 16 bytes before end (SSE2).
-    MCP_LOADTEST_DECL static envelope scan_text(const char* begin, const char* end) noexcept;
+    MCP_LOADTEST_ALWAYS_INLINE static envelope scan_line(std::string_view line, bool fast) noexcept;
+
+    // scan() on [begin, end), which has at least 16 bytes before end (SSE2);
+    // `fast`: try the fast path first.
+    MCP_LOADTEST_DECL static envelope scan_text(const char* begin, const char* end, bool fast) noexcept;
 
     // Everything works on local pointers passed by value: a loop over a
     // member pointer would reload and store it on every byte (a char load may

@@ -7,6 +7,14 @@
 namespace mcp_loadtest::detail {
 
 MCP_LOADTEST_DECL envelope envelope_scanner::scan(std::string_view line) noexcept {
+    return scan_line(line, true);
+}
+
+MCP_LOADTEST_DECL envelope envelope_scanner::scan_exact(std::string_view line) noexcept {
+    return scan_line(line, false);
+}
+
+MCP_LOADTEST_ALWAYS_INLINE envelope envelope_scanner::scan_line(std::string_view line, bool fast) noexcept {
 #if defined(MCP_LOADTEST_DETAIL_SCAN_SSE2)
     // The string search reads the 16 bytes that end where the line does: a
     // shorter line is scanned in a copy with room before it. Spans and offsets
@@ -14,15 +22,15 @@ MCP_LOADTEST_DECL envelope envelope_scanner::scan(std::string_view line) noexcep
     if (line.size() < 16) [[unlikely]] {
         char padded[32] = {};
         if (!line.empty()) std::memcpy(padded + 16, line.data(), line.size());
-        return scan_text(padded + 16, padded + 16 + line.size());
+        return scan_text(padded + 16, padded + 16 + line.size(), fast);
     }
 #endif
-    return scan_text(line.data(), line.data() + line.size());
+    return scan_text(line.data(), line.data() + line.size(), fast);
 }
 
-MCP_LOADTEST_DECL envelope envelope_scanner::scan_text(const char* const begin, const char* const end) noexcept {
+MCP_LOADTEST_DECL envelope envelope_scanner::scan_text(const char* const begin, const char* const end, bool fast) noexcept {
     envelope env;
-    if (scan_valid(begin, end, env)) [[likely]] return env;  // a valid object: the fast path (below)
+    if (fast && scan_valid(begin, end, env)) [[likely]] return env;  // a valid object: the fast path (below)
     env = envelope{};  // anything else is read again from the start
     const char* fail = nullptr;  // the syntax error, else the first bad text
     const char* p = skip_ws(begin, end);
@@ -159,7 +167,7 @@ MCP_LOADTEST_DECL const char* envelope_scanner::result_object(const char* p, con
         if (!is_error_key && key.size() >= 12 && std::memchr(key.data(), '\\', key.size()))  // "\\u0069sError"
             is_error_key = is(unescape_name(key, unescaped), "isError");
         if (is_error_key) {
-            if (seen_is_error) note_duplicate(env, "result.isError", key.data(), begin);
+            if (seen_is_error) note_duplicate(env, result_is_error_name, key.data(), begin);
             seen_is_error = true;
             p = skip_ws(p, e);
         }
@@ -402,7 +410,7 @@ MCP_LOADTEST_ALWAYS_INLINE const char* envelope_scanner::valid_result(const char
         if (!is_error_key && key.size() >= 12 && std::memchr(key.data(), '\\', key.size()))  // "\\u0069sError"
             is_error_key = is(unescape_name(key, unescaped), "isError");
         if (is_error_key) {
-            if (seen_is_error) note_duplicate(env, "result.isError", key.data(), begin);
+            if (seen_is_error) note_duplicate(env, result_is_error_name, key.data(), begin);
             seen_is_error = true;
             p = skip_ws(p, last);
             if (last - p >= 4 && std::memcmp(p, "true", 4) == 0) {
