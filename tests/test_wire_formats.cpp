@@ -6,6 +6,7 @@
 // position, and must produce the same transcript each time, compared against a literal.
 #include <doctest/doctest.h>
 #include <mcp_loadtest/detail/base64.hpp>
+#include <mcp_loadtest/detail/deadline_queue.hpp>
 #include <mcp_loadtest/detail/id_table.hpp>
 #include <mcp_loadtest/detail/http1.hpp>
 #include <mcp_loadtest/detail/json_scan.hpp>
@@ -28,6 +29,7 @@
 #include <map>
 #include <memory>
 #include <random>
+#include <set>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -414,6 +416,51 @@ TEST_CASE("id_table: a call left in flight while thousands of ids go by, then ra
         const auto* e = r.find(key);
         REQUIRE(e != nullptr);
         CHECK(e->value == value);
+    }
+}
+
+TEST_CASE("deadline_queue: deadlines in order, out of order and tied, against a multiset") {
+    // Most deadlines arrive in order (the ring); some earlier than the last (the heap).
+    // Whatever the mix, entries come out earliest first, each exactly once.
+    using queue = d::deadline_queue<std::int64_t>;
+    std::mt19937_64 rng(7);
+    for (const int out_of_order_percent : {0, 5, 50, 100}) {
+        queue q;
+        std::multiset<std::pair<std::int64_t, std::uint64_t>> model;
+        std::int64_t now = 0;
+        std::uint64_t id = 0;
+        for (int step = 0; step < 20000; ++step) {
+            const auto dice = rng() % 100;
+            if (dice < 55) {
+                now += static_cast<std::int64_t>(rng() % 3);  // ties too
+                const std::int64_t at = static_cast<int>(rng() % 100) < out_of_order_percent
+                                            ? now - static_cast<std::int64_t>(rng() % 50)
+                                            : now + 1000;
+                q.push({at, ++id});
+                model.insert({at, id});
+            } else if (dice < 99) {
+                REQUIRE(q.empty() == model.empty());
+                if (model.empty()) continue;
+                const auto first = *model.begin();
+                const queue::entry e = q.top();
+                REQUIRE(e.at == first.first);
+                REQUIRE(model.count({e.at, e.id}) == 1);  // a tie may come out in either order
+                model.erase(model.find({e.at, e.id}));
+                q.pop();
+            } else {  // compaction: the live ones, in any order
+                std::vector<queue::entry> live;
+                for (const auto& [at, i] : model) live.push_back({at, i});
+                std::shuffle(live.begin(), live.end(), rng);
+                q.assign(std::move(live));
+            }
+            REQUIRE(q.size() == model.size());
+        }
+        while (!model.empty()) {
+            REQUIRE(q.top().at == model.begin()->first);
+            model.erase(model.find({q.top().at, q.top().id}));
+            q.pop();
+        }
+        CHECK(q.empty());
     }
 }
 
@@ -1678,4 +1725,44 @@ TEST_CASE("jsonrpc writer: tools/call lines, the sized hot path and the general 
         CHECK(escaped == R"({"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"t\"","arguments":{}}})" "\n");
         CHECK(escaped.substr(escaped_at, 7) == R"("name":)");
     }
+}
+
+TEST_CASE("jsonrpc writer: a request's id written over the last one, at every change of its length") {
+    // refill_tool_call's way: the line of the last call, given the next id. Where
+    // the digits fit exactly, the result is the line written afresh; else nothing
+    // changes and the caller writes it all.
+    const std::string members = R"("protocolVersion":"x")";
+    d::request_meta modern;
+    modern.modern_members = &members;
+    const auto tool_call = [&](std::uint64_t id, bool is_modern) {
+        std::string line;
+        d::write_tool_call(line, id, "echo", R"({"message":"x"})", is_modern ? modern : d::request_meta{});
+        return line;
+    };
+    const auto other = [](std::uint64_t id) {
+        std::string line;
+        d::write_request(line, id, "resources/read", mlt::json{{"uri", "file:///a"}}, nullptr, false);
+        return line;
+    };
+    const std::vector<std::uint64_t> ids = {0, 1, 8, 9, 10, 11, 98, 99, 100, 999, 1000, 12345, 99999999, 100000000,
+                                            9999999999999999ULL, 10000000000000000ULL, 9999999999999999999ULL,
+                                            10000000000000000000ULL, 18446744073709551614ULL, 18446744073709551615ULL};
+    const auto digits = [](std::uint64_t v) { return std::to_string(v).size(); };
+    int rewritten = 0;
+    for (const std::uint64_t old_id : ids) {
+        for (const std::uint64_t id : ids) {
+            const bool fits = id > old_id && digits(id) == digits(old_id);
+            for (int kind = 0; kind < 3; ++kind) {
+                const auto write = [&](std::uint64_t i) { return kind == 2 ? other(i) : tool_call(i, kind == 1); };
+                const std::string before = write(old_id);
+                std::string line = before;
+                CAPTURE(before);
+                CAPTURE(id);
+                CHECK(d::rewrite_request_id(line, old_id, id) == fits);
+                CHECK(line == (fits ? write(id) : before));
+                rewritten += fits;
+            }
+        }
+    }
+    CHECK(rewritten == 16 * 3);  // pairs of ids of one length, on each of the three lines
 }

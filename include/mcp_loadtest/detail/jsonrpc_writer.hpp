@@ -16,6 +16,46 @@
 
 namespace mcp_loadtest::detail {
 
+/// How every request line starts: its id follows (refill_tool_call rewrites it there).
+inline constexpr std::string_view request_head = R"({"jsonrpc":"2.0","id":)";
+
+/// 10^n for n = 0..19.
+inline constexpr struct pow10_table_t {
+    std::uint64_t value[20]{};
+    constexpr pow10_table_t() {
+        std::uint64_t v = 1;
+        for (auto& p : value) p = v, v *= 10;
+    }
+    constexpr std::uint64_t operator[](std::size_t n) const noexcept { return value[n]; }
+} pow10_table{};
+
+/// "00" to "99": decimal digits two at a time.
+inline constexpr struct digit_pairs_t {
+    char text[200]{};
+    constexpr digit_pairs_t() {
+        for (int i = 0; i < 100; ++i) text[2 * i] = static_cast<char>('0' + i / 10), text[2 * i + 1] = static_cast<char>('0' + i % 10);
+    }
+} digit_pairs{};
+
+/// Writes v in decimal so that its digits end at `end`; returns how many. Backwards,
+/// two digits per constant division: the ids of the request path are short.
+MCP_LOADTEST_ALWAYS_INLINE std::size_t write_uint_backwards(char* end, std::uint64_t v) noexcept {
+    char* p = end;
+    while (v >= 100) {
+        const auto pair = static_cast<std::size_t>(v % 100);
+        v /= 100;
+        p -= 2;
+        std::memcpy(p, digit_pairs.text + 2 * pair, 2);
+    }
+    if (v >= 10) {
+        p -= 2;
+        std::memcpy(p, digit_pairs.text + 2 * v, 2);
+    } else {
+        *--p = static_cast<char>('0' + v);
+    }
+    return static_cast<std::size_t>(end - p);
+}
+
 /// Appends `s` as a JSON string literal (with quotes), escaping as RFC 8259 requires.
 MCP_LOADTEST_DECL void append_json_string(std::string& out, std::string_view s);
 
@@ -40,6 +80,11 @@ struct request_meta {
 /// session_core::request_line::params_members_at).
 MCP_LOADTEST_DECL std::uint32_t write_tool_call(std::string& line, std::uint64_t id, std::string_view name,
                                                 std::string_view arguments_json, request_meta meta);
+
+/// Writes `id` over the id of `line`, a request line written with `old_id` by the
+/// functions here (its digits follow request_head), when `id` is larger and has as
+/// many digits; false, with the line unchanged, when not.
+MCP_LOADTEST_DECL bool rewrite_request_id(std::string& line, std::uint64_t old_id, std::uint64_t id) noexcept;
 
 /// Any other request. Modern era: params._meta carries `modern_meta` (the
 /// protocol version, capabilities and client info), the caller's own _meta

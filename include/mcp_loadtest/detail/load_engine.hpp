@@ -112,6 +112,9 @@ private:
         session_core* core = nullptr;
         session_core::request_line request;  // reused by a user's loop: its buffers go round
         const call_result* result = nullptr;
+        // The fixed call `request` holds, on `core`: the same one again is written by
+        // refill_tool_call (a new id), not all over. npos: none, or generated arguments.
+        std::size_t written_choice = static_cast<std::size_t>(-1);
     };
 
     /// Writes the call `choice` of run()'s mix (arguments generated or fixed) into `call`.

@@ -36,6 +36,16 @@ MCP_LOADTEST_DECL asio::awaitable<call_result> start_request(std::shared_ptr<ses
 MCP_LOADTEST_DECL void fill_tool_call(session_core& c, session_core::request_line& req, std::string_view name,
                                       const arguments& args, const call_options& options);
 
+/// fill_tool_call again, under the next id, for the call `req` already holds:
+/// the caller vouches that `req` was last filled by fill_tool_call on this session
+/// with this name, these arguments (the same text) and the same options (the load
+/// engine knows: its fixed calls). Only the id's digits are written, over the old
+/// ones; false, with nothing changed and no id taken, when they would not fit
+/// exactly (the id gained a digit) or the options repeat the id (progress): then
+/// call fill_tool_call. Strict mode checks the arguments as fill_tool_call does.
+MCP_LOADTEST_DECL bool refill_tool_call(session_core& c, session_core::request_line& req, std::string_view name,
+                                        const arguments& args);
+
 /// Any request but tools/call, written in the session's era; `tool` names the
 /// resource or prompt for reports.
 MCP_LOADTEST_DECL asio::awaitable<call_result> send_request(session_core& c, std::string_view method, const json& params,

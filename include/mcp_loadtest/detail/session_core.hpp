@@ -16,6 +16,7 @@
 #include <mcp_loadtest/detail/asio_compat.hpp>
 #include <mcp_loadtest/detail/clock.hpp>
 #include <mcp_loadtest/detail/completion.hpp>
+#include <mcp_loadtest/detail/deadline_queue.hpp>
 #include <mcp_loadtest/detail/id_table.hpp>
 #include <mcp_loadtest/detail/loop_registry.hpp>
 #include <mcp_loadtest/detail/transport.hpp>
@@ -24,7 +25,6 @@
 #include <deque>
 #include <memory>
 #include <optional>
-#include <queue>
 #include <stdexcept>
 #include <string>
 #include <string_view>
@@ -105,6 +105,8 @@ public:
     MCP_LOADTEST_DECL void recycle_request(request_box box);
 
     /// Registers and sends a request; `completion` gets exactly one call_result.
+    /// Leaves `req` as it was (its line and names): refill_tool_call writes the next
+    /// call of the same kind over it.
     MCP_LOADTEST_DECL void start_request(request_line&& req, call_completion&& completion);
 
     /// A raw exchange (session::send_raw): `bytes` go out as one message (line
@@ -213,11 +215,7 @@ private:
     /// notification, has to use); other ids are judged by the usual rules.
     MCP_LOADTEST_DECL bool answers_raw(const envelope& env, std::string_view line) const;
 
-    struct deadline_entry {
-        clock::time_point at;
-        std::uint64_t id;
-        bool operator>(const deadline_entry& o) const noexcept { return at > o.at; }
-    };
+    using deadline_entry = deadline_queue<clock::time_point>::entry;
 
     struct expired_call {
         std::string method, tool;
@@ -352,7 +350,7 @@ private:
     std::uint64_t last_id_ = 0;
     id_table<pending_call> pending_;
     std::vector<request_box> spare_requests_;  // see take_request()
-    std::priority_queue<deadline_entry, std::vector<deadline_entry>, std::greater<>> deadlines_;
+    deadline_queue<clock::time_point> deadlines_;
     clock::time_point armed_for_ = clock::time_point::max();
     std::uint64_t deadline_generation_ = 0;
     std::unordered_map<std::uint64_t, expired_call> expired_;

@@ -5,7 +5,6 @@
 #include <mcp_loadtest/detail/jsonrpc_writer.hpp>
 
 #include <algorithm>
-#include <charconv>
 #include <cstring>
 
 namespace mcp_loadtest::detail {
@@ -47,21 +46,14 @@ MCP_LOADTEST_DECL void append_json_string(std::string& out, std::string_view s) 
 }
 
 MCP_LOADTEST_DECL void append_uint(std::string& out, std::uint64_t v) {
-    // Backwards by constant division: a third of std::to_chars' instructions
-    // for the short ids of the request path.
     char buf[20];
-    char* const end = buf + sizeof buf;
-    char* p = end;
-    do {
-        *--p = static_cast<char>('0' + v % 10);
-        v /= 10;
-    } while (v != 0);
-    out.append(p, static_cast<std::size_t>(end - p));
+    const std::size_t n = write_uint_backwards(buf + sizeof buf, v);
+    out.append(buf + sizeof buf - n, n);
 }
 
 MCP_LOADTEST_DECL void begin_request(std::string& out, std::uint64_t id, std::string_view method) {
     using namespace std::string_view_literals;
-    out += R"({"jsonrpc":"2.0","id":)"sv;
+    out += request_head;
     append_uint(out, id);
     out += R"(,"method":)"sv;
     append_json_string(out, method);
@@ -75,22 +67,21 @@ MCP_LOADTEST_DECL std::uint32_t write_tool_call(std::string& line, std::uint64_t
         std::none_of(name.begin(), name.end(), [](char c) { return json_escape_table.needs[static_cast<unsigned char>(c)]; })) {
         // The hot path (legacy era, a plain name): sized once, then copied in
         // place; the constant pieces compile to a few moves each.
-        static constexpr std::string_view head = R"({"jsonrpc":"2.0","id":)";
         static constexpr std::string_view call = R"(,"method":"tools/call","params":{"name":")";
         static constexpr std::string_view args = R"(","arguments":)";
         static constexpr std::string_view tail = "}}\n";
         char digits[20];
-        const char* const first = digits;
-        const auto id_size = static_cast<std::size_t>(std::to_chars(digits, digits + sizeof digits, id).ptr - digits);
+        const std::size_t id_size = write_uint_backwards(digits + sizeof digits, id);
+        const char* const first = digits + sizeof digits - id_size;
         // Resized, not cleared: a reused buffer's old bytes are overwritten, and only growth is filled.
-        line.resize(head.size() + id_size + call.size() + name.size() + args.size() + arguments_json.size() +
+        line.resize(request_head.size() + id_size + call.size() + name.size() + args.size() + arguments_json.size() +
                     tail.size());
         char* d = line.data();
         const auto put = [&d](const char* from, std::size_t n) {
             std::memcpy(d, from, n);
             d += n;
         };
-        put(head.data(), head.size());
+        put(request_head.data(), request_head.size());
         put(first, id_size);
         put(call.data(), call.size());
         const auto members_at = static_cast<std::uint32_t>(d - line.data()) - 8;  // before "name":
@@ -102,7 +93,7 @@ MCP_LOADTEST_DECL std::uint32_t write_tool_call(std::string& line, std::uint64_t
     }
     line.clear();
     line.reserve(96 + name.size() + arguments_json.size() + (modern ? meta.modern_members->size() + 16 : 0));
-    line += R"({"jsonrpc":"2.0","id":)"sv;
+    line += request_head;
     append_uint(line, id);
     std::uint32_t members_at;
     if (modern) {
@@ -130,6 +121,30 @@ MCP_LOADTEST_DECL std::uint32_t write_tool_call(std::string& line, std::uint64_t
     }
     line += "}}\n"sv;
     return members_at;
+}
+
+MCP_LOADTEST_DECL bool rewrite_request_id(std::string& line, std::uint64_t old_id, std::uint64_t id) noexcept {
+    char digits[20];
+    const std::size_t size = write_uint_backwards(digits + sizeof digits, id);
+    // old_id < id, so old_id has as many digits unless it is below 10^(size - 1).
+    if (old_id >= id || (size > 1 && old_id < pow10_table[size - 1]) || line.size() <= request_head.size() + size ||
+        line[request_head.size() + size] != ',')
+        return false;
+    // At most 20 bytes: in overlapping words, not a call to memcpy.
+    char* const to = line.data() + request_head.size();
+    const char* const from = digits + sizeof digits - size;
+    const auto copy = [&]<class Word>(Word, std::size_t at) { std::memcpy(to + at, from + at, sizeof(Word)); };
+    if (size >= 8) {
+        copy(std::uint64_t{}, 0);
+        copy(std::uint64_t{}, size - 8);
+        if (size > 16) copy(std::uint64_t{}, 8);
+    } else if (size >= 4) {
+        copy(std::uint32_t{}, 0);
+        copy(std::uint32_t{}, size - 4);
+    } else {
+        for (std::size_t i = 0; i < size; ++i) to[i] = from[i];
+    }
+    return true;
 }
 
 MCP_LOADTEST_DECL std::uint32_t write_request(std::string& line, std::uint64_t id, std::string_view method, const json& params,

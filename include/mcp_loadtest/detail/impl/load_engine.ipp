@@ -321,13 +321,25 @@ MCP_LOADTEST_DECL asio::awaitable<void> load_engine::run_iteration(iteration_ctx
 MCP_LOADTEST_DECL void load_engine::prepare_mix_call(const mix_body& body, std::size_t choice, iteration& it, session& s,
                                                      direct_call& call) {
     const weighted_call& c = body.state->calls.calls()[choice];
-    // Generated arguments are owned; fixed ones are referred to, not copied.
-    const arguments args = c.generate ? arguments(raw_json::from(c.generate(it.index(), it.rng())))
-                                      : arguments(body.state->fixed_args[choice]);
-    call.core = &session_core_access::of(s);
-    fill_tool_call(*call.core, call.request, c.tool, args, body.options);
-    call.request.keep_reply = false;  // record_call reads the outcome and the names only
+    session_core* const core = &session_core_access::of(s);
     call.result = nullptr;
+    if (!c.generate) {
+        // Fixed arguments: referred to, not copied, and a call like this user's last
+        // one is only given its new id.
+        const arguments args(body.state->fixed_args[choice]);
+        if (call.written_choice == choice && call.core == core && refill_tool_call(*core, call.request, c.tool, args))
+            return;
+        call.written_choice = static_cast<std::size_t>(-1);  // until the line is whole again
+        call.core = core;
+        fill_tool_call(*core, call.request, c.tool, args, body.options);
+        call.written_choice = choice;
+    } else {
+        call.written_choice = static_cast<std::size_t>(-1);
+        call.core = core;
+        fill_tool_call(*core, call.request, c.tool, arguments(raw_json::from(c.generate(it.index(), it.rng()))),
+                       body.options);
+    }
+    call.request.keep_reply = false;  // record_call reads the outcome and the names only
 }
 
 MCP_LOADTEST_DECL bool load_engine::begin_direct_call(iteration_ctx ctx, std::optional<iteration>& it, direct_call& call) {

@@ -40,6 +40,15 @@ MCP_LOADTEST_DECL void fill_tool_call(session_core& c, session_core::request_lin
     if (modern) c.param_headers_for(name, args.text(), req.param_headers);
 }
 
+MCP_LOADTEST_DECL bool refill_tool_call(session_core& c, session_core::request_line& req, std::string_view name,
+                                        const arguments& args) {
+    if (req.options.progress) return false;
+    if (c.strict()) c.check_arguments(name, args.text());
+    if (!rewrite_request_id(req.line, req.id, c.last_id() + 1)) return false;
+    req.id = c.next_id();
+    return true;  // start_request leaves the names in req (session_core.hpp)
+}
+
 MCP_LOADTEST_DECL asio::awaitable<call_result> send_request(session_core& c, std::string_view method, const json& params,
                                                              std::string tool, call_options options) {
     auto box = c.take_request();

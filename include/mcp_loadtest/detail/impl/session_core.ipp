@@ -101,7 +101,7 @@ MCP_LOADTEST_DECL void session_core::recycle_request(request_box box) {
 
 MCP_LOADTEST_DECL void session_core::start_request(request_line&& req, call_completion&& completion) {
     if (closed_ || closing_ || dead_ || past_session_deadline()) {
-        call_result r = make_result(req.id, std::move(req.method), std::move(req.tool), clock::now());
+        call_result r = make_result(req.id, std::string(req.method), std::string(req.tool), clock::now());
         if (dead_) {
             r.outcome = dead_outcome_;
             r.message = dead_message_;
@@ -123,10 +123,10 @@ MCP_LOADTEST_DECL void session_core::start_request(request_line&& req, call_comp
     // filled in place: every member is set, as it holds the last call's.
     pending_call& p = pending_.insert(id, pending_.spare()).value;
     p.completion = std::move(completion);
-    // Moved only when they differ: a recycled entry mostly holds the same names (the
-    // engine's calls), and a request left holding them is refilled by a compare.
-    if (!same_text(p.result.method, req.method)) p.result.method = std::move(req.method);
-    if (!same_text(p.result.tool, req.tool)) p.result.tool = std::move(req.tool);
+    // Copied only when they differ: a recycled entry mostly holds the same names (the
+    // engine's calls). Not moved: req keeps them for refill_tool_call.
+    if (!same_text(p.result.method, req.method)) p.result.method.assign(req.method);
+    if (!same_text(p.result.tool, req.tool)) p.result.tool.assign(req.tool);
     p.sent_at = now;
     p.timeout = timeout;
     p.grace = req.options.grace;
@@ -382,7 +382,7 @@ MCP_LOADTEST_DECL void session_core::compact_deadlines() {
     std::vector<deadline_entry> live;
     live.reserve(pending_.size() + 1);
     pending_.for_each([&](const pending_entry& e) { live.push_back({e.value.deadline, e.id}); });
-    deadlines_ = decltype(deadlines_)(std::greater<>{}, std::move(live));
+    deadlines_.assign(std::move(live));
 }
 
 MCP_LOADTEST_DECL void session_core::arm_deadline_timer(clock::time_point at) {
