@@ -4,6 +4,10 @@
 // pre-serialized arguments vs building and dumping it with nlohmann; and
 // locating id/result/isError in a reply with the envelope scanner vs parsing it
 // with nlohmann. `bench_envelope [iterations]` (CI runs a short smoke).
+//
+// `bench_envelope --scan SHAPE N [--exact]` scans N replies of one shape (a loop of
+// 64, their ids varied) with scan(), or with scan_exact() (the scanner without its
+// fast path for valid objects), for callgrind at two N: scan_instructions_per_reply.sh.
 #include <mcp_loadtest/detail/json_scan.hpp>
 #include <mcp_loadtest/detail/jsonrpc_writer.hpp>
 #include <mcp_loadtest/json.hpp>
@@ -12,6 +16,8 @@
 #include <cstdio>
 #include <cstdlib>
 #include <string>
+#include <string_view>
+#include <vector>
 
 namespace mlt = mcp_loadtest;
 using clk = std::chrono::steady_clock;
@@ -28,9 +34,67 @@ double ns_per_op(std::size_t iterations, F&& f) {
     return std::chrono::duration<double, std::nano>(clk::now() - t0).count() / static_cast<double>(iterations);
 }
 
+// Replies as servers write them, by name; `id` varies per line.
+std::string reply_of_shape(std::string_view name, unsigned id) {
+    const std::string i = std::to_string(id);
+    const auto text_of = [](std::size_t n) {
+        static constexpr std::string_view words = "lorem ipsum dolor sit amet, consectetur adipiscing elit; 0123456789 ";
+        std::string t;
+        while (t.size() < n) t += words;
+        t.resize(n);
+        return t;
+    };
+    if (name == "echo") return R"({"jsonrpc":"2.0","id":)" + i + R"(,"result":{"content":[{"type":"text","text":"ok"}]}})";
+    if (name == "error")
+        return R"({"jsonrpc":"2.0","id":)" + i + R"(,"error":{"code":-32602,"message":"Unknown tool: nope"}})";
+    if (name == "is-error")
+        return R"({"jsonrpc":"2.0","id":)" + i +
+               R"(,"result":{"content":[{"type":"text","text":"Tool failed: timeout after 30 s"}],"isError":true}})";
+    if (name == "text-2k")
+        return R"({"jsonrpc":"2.0","id":)" + i + R"(,"result":{"content":[{"type":"text","text":")" + text_of(2048) +
+               R"("}]}})";
+    if (name == "result-first")  // server-everything's order
+        return R"({"result":{"content":[{"type":"text","text":"Echo: hello from the load test"}]},"jsonrpc":"2.0","id":)" +
+               i + "}";
+    if (name == "structured")
+        return R"({"jsonrpc":"2.0","id":)" + i +
+               R"(,"result":{"content":[{"type":"text","text":"22.5 C, sunny"}],"structuredContent":{"temperature":22.5,)"
+               R"("conditions":"sunny","humidity":0.65,"alerts":[],"station":{"id":"KSEA","elevation":-4.5e1,"active":true,)"
+               R"("retired":false,"note":null},"readings":[1,2,3,17,-0.25]},"isError":false}})";
+    if (name == "spaced")  // Python's json.dumps
+        return R"({"jsonrpc": "2.0", "id": )" + i +
+               R"(, "result": {"content": [{"type": "text", "text": "ok"}], "isError": false}})";
+    if (name == "bad-utf8")  // invalid: read again by the exact path
+        return R"({"jsonrpc":"2.0","id":)" + i + R"(,"result":{"content":[{"type":"text","text":"o)" "\xff" R"(k"}]}})";
+    return {};
+}
+
+int scan_count(int argc, char** argv) {
+    const std::string_view shape = argc > 2 ? argv[2] : "";
+    const std::size_t n = argc > 3 ? std::strtoull(argv[3], nullptr, 10) : 0;
+    const bool exact = argc > 4 && std::string_view(argv[4]) == "--exact";
+    if (reply_of_shape(shape, 1).empty() || n == 0) {
+        std::fprintf(stderr, "usage: bench_envelope --scan SHAPE N [--exact]; SHAPE: echo, error, is-error, text-2k, "
+                             "result-first, structured, spaced, bad-utf8\n");
+        return 2;
+    }
+    std::vector<std::string> lines;
+    for (unsigned k = 0; k < 64; ++k) lines.push_back(reply_of_shape(shape, 10000 + k * 997 % 90000));
+    std::uint64_t sum = 0;
+    for (std::size_t k = 0; k < n; ++k) {
+        const auto env = exact ? mlt::detail::envelope_scanner::scan_exact(lines[k & 63])
+                               : mlt::detail::envelope_scanner::scan(lines[k & 63]);
+        sum += env.id_value + env.result.size + env.error.size + env.result_is_error_flagged + env.valid;
+    }
+    std::printf("%.*s: %zu bytes, checksum %llu\n", static_cast<int>(shape.size()), shape.data(), lines[0].size(),
+                static_cast<unsigned long long>(sum));
+    return 0;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
+    if (argc > 1 && std::string_view(argv[1]) == "--scan") return scan_count(argc, argv);
     const std::size_t n = argc > 1 ? std::strtoull(argv[1], nullptr, 10) : 1'000'000;
     const mlt::json arguments{{"ticker", "AAPL"}, {"days", 30}, {"fields", {"open", "close", "volume"}}};
     const std::string args_text = arguments.dump();
