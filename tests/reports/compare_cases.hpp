@@ -288,7 +288,9 @@ MCP_LOADTEST_CASE_LIMIT(30s, "compare_servers: the 5 ms fixture beats the 15 ms 
     const auto* p50 = result.find("overall", "p50");
     REQUIRE(p50 != nullptr);
     CHECK(p50->versus_first[1] == "significantly better");
-    CHECK(p50->values[0] > 2 * p50->values[1]);
+    // The sleeps differ by 10 ms; the overhead on top of each (Python, pipes, a loaded machine)
+    // does not divide out, so a ratio failed under TSan (17.8 vs 9.4 ms). The difference does.
+    CHECK(p50->values[0] - p50->values[1] > 5.0);
     CHECK_FALSE(p50->tie);
     CHECK(result.find("overall", "error_rate")->tie);  // no errors on either side
     const auto md = mlt::to_markdown(result);
