@@ -39,12 +39,12 @@ public:
 
     /// The earliest entry (of equal deadlines, the ring's first). Not empty().
     [[nodiscard]] const entry& top() const noexcept {
-        if (heap_.empty() || (count_ != 0 && !(heap_.front().at < ring_[head_].at))) return ring_[head_];
+        if (ring_first()) return ring_[head_];
         return heap_.front();
     }
 
     void pop() noexcept {
-        if (heap_.empty() || (count_ != 0 && !(heap_.front().at < ring_[head_].at))) {
+        if (ring_first()) {
             head_ = (head_ + 1) & (ring_.size() - 1);
             --count_;
         } else {
@@ -76,6 +76,11 @@ private:
             heap_.push_back(e);
             std::push_heap(heap_.begin(), heap_.end(), later);
         }
+    }
+
+    // Whether the earliest entry is the ring's front: of equal deadlines, the ring's wins.
+    [[nodiscard]] bool ring_first() const noexcept {
+        return heap_.empty() || (count_ != 0 && !(heap_.front().at < ring_[head_].at));
     }
 
     static bool later(const entry& a, const entry& b) noexcept { return b.at < a.at; }
