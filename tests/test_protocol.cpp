@@ -2,6 +2,7 @@
 // correlates replies without a DOM, the envelope writer, and call_result;
 // and how a session classifies replies that are almost right (hostile fixture).
 #include <doctest/doctest.h>
+#include <mcp_loadtest/detail/command_text.hpp>
 #include <mcp_loadtest/detail/json_scan.hpp>
 #include <mcp_loadtest/detail/jsonrpc_writer.hpp>
 #include <mcp_loadtest/doctest.hpp>
@@ -375,6 +376,41 @@ TEST_CASE("messages: server text is cut on character boundaries and bytes that a
     CHECK(truncate_for_message("\xed\xa0\x80") == "\\xed\\xa0\\x80");                     // a surrogate is not UTF-8
     CHECK(truncate_for_message("ab\xe6\x97\xa5", 3) == "ab...");                             // never half a character
     CHECK(truncate_for_message("abcdef", 3) == "abc...");
+}
+
+TEST_CASE("command lines: reports keep them whole and quoted, sentences keep the program, the script and the last words") {
+    using namespace mcp_loadtest::detail;
+    const std::string deep = "/home/someone/src/" + std::string(160, 'd') + "/mcp-loadtest/fixtures";
+    const std::string long_arg(250, 'x');
+    const std::vector<std::string> argv{"/usr/bin/python3", "-c", "import sys\nprint('hi')", deep + "/server.py:helper",
+                                        "300", "", long_arg};
+    const std::string whole = join_command(argv);
+    CHECK(whole == "/usr/bin/python3 -c 'import sys print('\\''hi'\\'')' " + deep + "/server.py:helper 300 '' " +
+                       long_arg);
+    CHECK(split_command(whole) == std::vector<std::string>{"/usr/bin/python3", "-c", "import sys print('hi')",
+                                                           deep + "/server.py:helper", "300", "", long_arg});
+    CHECK(join_command({"a", "bcdef"}, 4) == "a bc...");  // the bound, marked
+    CHECK(join_command({"caf\xc3\xa9"}, 4) == "caf...");   // never half a character
+
+    // Short forms: the file names, not the head of the path; the last words that fit.
+    const std::string brief = short_command(whole);
+    MESSAGE(brief);
+    CHECK(brief.size() <= 100);
+    CHECK(brief.starts_with("python3 "));
+    CHECK(brief.find(".../server.py:helper") != std::string::npos);
+    CHECK(brief.find("/home/someone") == std::string::npos);
+    CHECK(brief.ends_with("xxx..."));  // the last argument, cut to its head
+    CHECK(short_command("node dist/index.js stdio") == "node dist/index.js stdio");
+    CHECK(short_command("npx -y @modelcontextprotocol/server-everything") ==
+          "npx -y @modelcontextprotocol/server-everything");
+    CHECK(short_command("python3 " + deep + "/child_leak_server.py --worker") == "python3 .../child_leak_server.py --worker");
+    CHECK(short_command(join_command({R"(C:\Program Files\nodejs\node.exe)", R"(C:\src\server\index.js)"})) ==
+          "node.exe .../index.js");
+    std::string many = "server";
+    for (int i = 0; i < 40; ++i) many += " --flag" + std::to_string(i);
+    CHECK(short_command(many, 40) == "server ... --flag37 --flag38 --flag39");
+    CHECK(short_command("[python3]") == "[python3]");
+    CHECK(short_command("") == "");
 }
 
 TEST_CASE("scanner: a member the envelope is read from, given twice, is reported with its offset") {

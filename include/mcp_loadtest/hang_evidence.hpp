@@ -82,7 +82,7 @@ struct process_evidence {
     pid_t pid = 0;
     pid_t parent = 0;
     char state = '?';
-    std::string command;  ///< its command line (cut at 200 characters)
+    std::string command;  ///< its whole command line, arguments quoted like a shell (at most 16 KiB, detail::max_command_chars)
     std::size_t thread_count = 0;  ///< all of its threads; `threads` holds at most max_threads
     std::vector<thread_evidence> threads;
     std::string native_stacks_note;  ///< why gdb gave nothing for it, when it did not

@@ -100,7 +100,7 @@ MCP_LOADTEST_DECL leak_analysis analyse_resource(const std::vector<process_sampl
 struct descendant_process_report {
     pid_t pid = 0;
     pid_t parent = 0;     ///< when last sampled
-    std::string command;  ///< its command line when first found
+    std::string command;  ///< its whole command line, arguments quoted like a shell (at most 16 KiB, detail::max_command_chars), when first found
     process_stats stats;
     std::vector<leak_analysis> leaks;
     std::vector<process_sample> samples;

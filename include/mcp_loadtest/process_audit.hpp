@@ -37,7 +37,9 @@ struct audited_process {
     pid_t pid = 0;
     pid_t process_group = 0;
     char state = '?';      ///< from /proc/<pid>/stat: R, S, D, Z (zombie), ...
-    std::string command;   ///< /proc/<pid>/comm
+    /// Its whole command line, arguments quoted like a shell (at most
+    /// detail::max_command_chars, 16 KiB); "[comm]" when it has none (a zombie).
+    std::string command;
     /// Not 0: the process left the process group of the server with this pid
     /// (setsid(), setpgid()); it was seen descending from it while it lived.
     pid_t escaped_from = 0;

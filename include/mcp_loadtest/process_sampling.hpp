@@ -52,7 +52,7 @@ struct sampled_descendant {
     pid_t pid = 0;
     pid_t parent = 0;     ///< when last seen
     pid_t root = 0;       ///< the added process it descends from
-    std::string command;  ///< its command line (detail::command_line) when first seen
+    std::string command;  ///< its whole command line, arguments quoted like a shell (at most 16 KiB, detail::max_command_chars), when first seen
     bool exited = false;
 };
 

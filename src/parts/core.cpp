@@ -8,6 +8,7 @@
 #include <mcp_loadtest/detail/impl/cancel_moment.ipp>
 #include <mcp_loadtest/detail/impl/case_runner.ipp>
 #include <mcp_loadtest/detail/impl/child_process.ipp>
+#include <mcp_loadtest/detail/impl/command_text.ipp>
 #include <mcp_loadtest/detail/impl/completion.ipp>
 #include <mcp_loadtest/detail/impl/current_case.ipp>
 #include <mcp_loadtest/detail/impl/evaluate_thresholds.ipp>

@@ -58,7 +58,9 @@ inline mlt::churn_options echo_cycles(std::size_t cycles) {
 // ---- session churn: processes left behind ---------------------------------------
 
 MCP_LOADTEST_CASE("session_churn: a server that starts a setsid() helper on every start is flagged, with pids and commands") {
-    const auto server = churn_test::quiet(fixture("setsid_child_server.py", {"--spawn-at-start"}));
+    // A 250-character argument on each helper's command line: the report keeps it whole.
+    const std::string tag = "tag-" + std::string(246, 't');
+    const auto server = churn_test::quiet(fixture("setsid_child_server.py", {"--spawn-at-start", "--helper-tag", tag}));
     auto report = co_await mlt::session_churn(server, churn_test::echo_cycles(5));
     churn_test::show(report.verdict_sentence());
     CHECK(report.verdict == mlt::churn_verdict::leaves_processes);
@@ -75,12 +77,14 @@ MCP_LOADTEST_CASE("session_churn: a server that starts a setsid() helper on ever
         if (!churn_test::contains(helper.command, "setsid_child_server.py:helper"))
             churn_test::show("unexpected escaped process: pid " + std::to_string(helper.pid) + " `" + helper.command + "`");
         CHECK(churn_test::contains(helper.command, "setsid_child_server.py:helper"));
+        CHECK(helper.command.ends_with(" " + tag));
         CHECK(helper.session == helper.pid);  // it made itself a session leader
         CHECK(helper.process_group != helper.parent);
         CHECK_FALSE(helper.alive_after_close);  // the library's audit killed it at close
     }
     CHECK(churn_test::contains(report.verdict_sentence(), "LEAVES PROCESSES: 5 of 5 starts left 5 process(es)"));
     CHECK(churn_test::contains(report.verdict_sentence(), "setsid_child_server.py:helper"));
+    CHECK_FALSE(churn_test::contains(report.verdict_sentence(), tag));  // the sentence shows a short form
     CHECK(mlt::process_audit::survivors().empty());
 
     // JSON both ways.
@@ -264,7 +268,8 @@ MCP_LOADTEST_CASE("run(): a worker child that leaks memory and threads is flagge
     const auto& p = report.processes[0];
     REQUIRE(p.descendants.size() == 1);
     const auto& worker = p.descendants[0];
-    CHECK(churn_test::contains(worker.command, "child_leak_server.py --worker"));
+    CHECK(churn_test::contains(worker.command, "child_leak_server.py"));
+    CHECK(churn_test::contains(worker.command, " --worker"));
     CHECK(worker.parent == p.pid);
     CHECK(worker.samples.size() >= 10);
     CHECK(churn_test::verdict_of(worker.leaks, "rss_mb") == mlt::leak_verdict::leak);

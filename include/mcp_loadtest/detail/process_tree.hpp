@@ -15,6 +15,7 @@
 
 #include <mcp_loadtest/detail/config.hpp>
 
+#include <mcp_loadtest/detail/command_text.hpp>
 #include <mcp_loadtest/detail/procfs.hpp>
 
 #include <algorithm>
@@ -59,13 +60,13 @@ struct proc_entry {
 /// zombies left out. Empty when nothing of it is left.
 [[nodiscard]] MCP_LOADTEST_DECL std::vector<pid_t> process_tree(pid_t root);
 
-/// The command line of a process, for messages: arguments separated by
-/// spaces, each cut to `max_arg_chars` (a `python3 -c "<program>"` stays
-/// readable), the whole cut to `max_chars`. When the command line is empty
-/// (a kernel thread, a zombie, or a process inside execve() whose new command
-/// line is not set up yet) its /proc/<pid>/comm name in brackets, as ps shows
-/// it: "[python3]"; empty when it is gone.
-[[nodiscard]] MCP_LOADTEST_DECL std::string command_line(pid_t pid, std::size_t max_chars = 240, std::size_t max_arg_chars = 60);
+/// The whole command line of a process, as reports keep it (join_command():
+/// arguments quoted like a shell, at most `max_chars` bytes). When it is
+/// empty (a kernel thread, a zombie, or a process inside execve() whose new
+/// command line is not set up yet) its /proc/<pid>/comm name in brackets, as
+/// ps shows it: "[python3]"; empty when it is gone. Sentences and tables show
+/// short_command() of it.
+[[nodiscard]] MCP_LOADTEST_DECL std::string command_line(pid_t pid, std::size_t max_chars = max_command_chars);
 
 }  // namespace mcp_loadtest::detail
 

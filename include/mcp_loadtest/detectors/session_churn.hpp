@@ -98,6 +98,8 @@ struct churn_process {
     pid_t parent = 0;
     pid_t process_group = 0;
     pid_t session = 0;
+    /// Its whole command line, arguments quoted like a shell (at most 16 KiB,
+    /// detail::max_command_chars); the verdict sentence shows a short form.
     std::string command;
     /// Still alive once close() returned (and 500 ms more had passed).
     bool alive_after_close = false;

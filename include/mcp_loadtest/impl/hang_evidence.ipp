@@ -4,6 +4,8 @@
 
 #include <mcp_loadtest/hang_evidence.hpp>
 
+#include <mcp_loadtest/detail/command_text.hpp>
+
 namespace mcp_loadtest {
 
 MCP_LOADTEST_DECL std::size_t hang_evidence::thread_count() const noexcept {
@@ -159,7 +161,7 @@ MCP_LOADTEST_DECL std::string hang_evidence::summary() const {
     for (const auto& p : processes) all_threads += p.thread_count;
     const auto& root = processes.front();
     std::string where = processes.size() == 1 ? "process " + std::to_string(root.pid) : std::to_string(processes.size()) + " processes from " + std::to_string(root.pid);
-    std::string command = root.command.size() > 80 ? root.command.substr(0, 77) + "..." : root.command;
+    const std::string command = detail::short_command(root.command, 80);
     s += " (" + where + (command.empty() ? "" : " `" + command + "`") + ", " + detail::plural_threads(all_threads) + ").";
     if (native_stacks_taken) {
         std::string frames;

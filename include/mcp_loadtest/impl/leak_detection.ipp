@@ -4,6 +4,8 @@
 
 #include <mcp_loadtest/leak_detection.hpp>
 
+#include <mcp_loadtest/detail/command_text.hpp>
+
 #include <algorithm>
 #include <cctype>
 #include <chrono>
@@ -178,7 +180,7 @@ MCP_LOADTEST_DECL bool has_leak(const std::vector<leak_analysis>& analyses) noex
 }
 
 MCP_LOADTEST_DECL std::string descendant_process_report::describe() const {
-    return "pid " + std::to_string(pid) + " (`" + command + "`, child of pid " + std::to_string(parent) + ")";
+    return "pid " + std::to_string(pid) + " (`" + detail::short_command(command) + "`, child of pid " + std::to_string(parent) + ")";
 }
 
 MCP_LOADTEST_DECL std::vector<descendant_process_report> analyse_descendants(const process_sampler& sampler,

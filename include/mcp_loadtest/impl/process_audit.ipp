@@ -4,10 +4,22 @@
 
 #include <mcp_loadtest/process_audit.hpp>
 
+#include <mcp_loadtest/detail/command_text.hpp>
+#include <mcp_loadtest/detail/process_tree.hpp>
+
 namespace mcp_loadtest {
 
+namespace detail {
+// read_stat() gives the comm name; a process found keeps its whole command line
+// (a zombie has none: its comm name in brackets, as ps shows it).
+inline void read_whole_command(audited_process& p) {
+    if (auto whole = command_line(p.pid); !whole.empty()) p.command = std::move(whole);
+    else if (!p.command.starts_with('[')) p.command = "[" + p.command + "]";
+}
+}  // namespace detail
+
 MCP_LOADTEST_DECL std::string audited_process::describe() const {
-    return "pid " + std::to_string(pid) + " (" + command + ", state " + state + ", process group " +
+    return "pid " + std::to_string(pid) + " (`" + detail::short_command(command) + "`, state " + state + ", process group " +
            std::to_string(process_group) +
            (escaped_from ? ", left the process group of server " + std::to_string(escaped_from) : std::string()) +
            ")";
@@ -135,6 +147,7 @@ MCP_LOADTEST_DECL std::vector<audited_process> process_audit::escaped_alive(pid_
         pid_t parent = 0;
         if (!read_stat(std::to_string(e.pid), p, parent)) continue;
         p.escaped_from = e.server;
+        detail::read_whole_command(p);
         out.push_back(std::move(p));
     }
     return out;
@@ -189,6 +202,7 @@ MCP_LOADTEST_DECL std::vector<audited_process> process_audit::scan(const std::se
         if (!read_stat(name, p, parent)) continue;
         if (!groups.count(p.process_group)) continue;
         if (p.state == 'Z' && parent != self) continue;  // dead, its reaper is someone else
+        detail::read_whole_command(p);
         out.push_back(p);
     }
     ::closedir(dir);

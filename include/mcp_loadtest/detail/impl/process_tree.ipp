@@ -72,29 +72,27 @@ MCP_LOADTEST_DECL std::vector<pid_t> process_tree(pid_t root) {
     return out;
 }
 
-MCP_LOADTEST_DECL std::string command_line(pid_t pid, std::size_t max_chars, std::size_t max_arg_chars) {
+MCP_LOADTEST_DECL std::string command_line(pid_t pid, std::size_t max_chars) {
     char path[64];
-    char buf[8192];
     std::snprintf(path, sizeof path, "/proc/%d/cmdline", static_cast<int>(pid));
-    const ssize_t len = read_small_file(path, buf, sizeof buf);
-    std::string out;
+    // One byte more than is kept, so a longer command line is seen to be cut.
+    std::string buf(max_chars + 1, '\0');
+    const ssize_t len = read_small_file(path, buf.data(), buf.size());
+    std::vector<std::string> args;
     for (ssize_t i = 0; i < len;) {
         // Arguments end with a NUL; one cut by the buffer's end may not.
-        std::string arg(buf + i, ::strnlen(buf + i, static_cast<std::size_t>(len - i)));
-        i += static_cast<ssize_t>(arg.size()) + 1;
-        std::replace(arg.begin(), arg.end(), '\n', ' ');
-        if (arg.size() > max_arg_chars) arg = arg.substr(0, max_arg_chars) + "...";
-        if (!out.empty()) out += ' ';
-        out += arg;
+        args.emplace_back(buf.data() + i, ::strnlen(buf.data() + i, static_cast<std::size_t>(len - i)));
+        i += static_cast<ssize_t>(args.back().size()) + 1;
     }
+    std::string out = join_command(args, max_chars);
     if (out.empty()) {
         std::snprintf(path, sizeof path, "/proc/%d/comm", static_cast<int>(pid));
-        const ssize_t n = read_small_file(path, buf, sizeof buf);
-        if (n > 0) out.assign(buf, static_cast<std::size_t>(n));
+        char comm[64];
+        const ssize_t n = read_small_file(path, comm, sizeof comm);
+        if (n > 0) out.assign(comm, static_cast<std::size_t>(n));
         while (!out.empty() && out.back() == '\n') out.pop_back();
         if (!out.empty()) out = "[" + out + "]";
     }
-    if (out.size() > max_chars) out.resize(max_chars);
     return out;
 }
 

@@ -4,6 +4,7 @@
 
 #include <mcp_loadtest/detectors/session_churn.hpp>
 
+#include <mcp_loadtest/detail/command_text.hpp>
 #include <mcp_loadtest/detail/format.hpp>
 #include <mcp_loadtest/detail/owned_coroutine.hpp>
 #include <mcp_loadtest/detail/process_tree.hpp>
@@ -79,7 +80,7 @@ MCP_LOADTEST_DECL std::string churn_report::verdict_sentence() const {
                      " process(es) of the server's tree were still alive after close";
             if (example)
                 s += " (e.g. pid " + std::to_string(example->pid) + ", child of " + std::to_string(example->parent) +
-                     ": `" + example->command + "`)";
+                     ": `" + detail::short_command(example->command) + "`)";
             return s + ". Keep helpers in the server's process group (no start_new_session / setsid), or end "
                        "them when stdin closes; see cycles[].escaped for every pid and command.";
         }
