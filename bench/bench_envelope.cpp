@@ -8,8 +8,8 @@
 // `bench_envelope --scan SHAPE N [--exact]` scans N replies of one shape (a loop of
 // 64, their ids varied) with scan(), or with scan_exact() (the scanner without its
 // fast path for valid objects), for callgrind at two N: scan_instructions_per_reply.sh.
-#include <mcp_loadtest/detail/json_scan.hpp>
-#include <mcp_loadtest/detail/jsonrpc_writer.hpp>
+#include <mcp_loadtest/detail/wire/json_scan.hpp>
+#include <mcp_loadtest/detail/wire/jsonrpc_writer.hpp>
 #include <mcp_loadtest/json.hpp>
 
 #include <chrono>

@@ -1,4 +1,4 @@
-// The per-call trace writer alone (include/mcp_loadtest/detail/trace_writer.hpp),
+// The per-call trace writer alone (include/mcp_loadtest/detail/engine/trace_writer.hpp),
 // against the previous writer (each line formatted with snprintf on the hot
 // path, kept below as the baseline), both writing the same events to a file.
 //
@@ -20,7 +20,7 @@
 // timing.
 //
 //     bench_trace_writer [events, default 5000000] [runs, default 3]
-#include <mcp_loadtest/detail/trace_writer.hpp>
+#include <mcp_loadtest/detail/engine/trace_writer.hpp>
 
 #include <algorithm>
 #include <chrono>

@@ -35,7 +35,7 @@ MCP_LOADTEST_CASE("a stdio server answers") {
 """
 
 # Library headers of the network transports (by the words of their names:
-# detail/http1.hpp, http_pool.hpp, legacy_sse_transport.hpp, net_connect.hpp,
+# detail/wire/http1.hpp, http_pool.hpp, legacy_sse_transport.hpp, net_connect.hpp,
 # ...), the public headers that bring them, and what they bring (TLS, TCP).
 NETWORK_WORDS = {"http", "http1", "sse", "websocket", "sha1", "url", "net", "socket", "tls"}
 NETWORK_HEADERS = {"byte_stream", "network"}
@@ -52,7 +52,7 @@ def is_network(path: str) -> bool:
 
 
 # Proof that the probe really compiled the session layer (not an empty graph).
-REQUIRED = ("/mcp_loadtest/session.hpp", "/mcp_loadtest/detail/stdio_transport.hpp")
+REQUIRED = ("/mcp_loadtest/session.hpp", "/mcp_loadtest/detail/transport/stdio_transport.hpp")
 
 
 def main() -> int:
@@ -100,7 +100,7 @@ def main() -> int:
     if bad:
         print("a stdio-only test compiles network code; these headers were opened:\n" + "\n".join(bad) +
               "\nKeep network transports behind <mcp_loadtest/http.hpp>, websocket.hpp, socket.hpp "
-              "(detail/transport_registry.hpp).", file=sys.stderr)
+              "(detail/transport/transport_registry.hpp).", file=sys.stderr)
         return 1
     print("no network header: ok")
     return 0

@@ -9,7 +9,7 @@
 #include "support/fixtures.hpp"
 #include "support/json_schema.hpp"
 
-#include <mcp_loadtest/detail/trace_writer.hpp>
+#include <mcp_loadtest/detail/engine/trace_writer.hpp>
 
 #include <cstdlib>
 #include <fstream>
@@ -269,7 +269,7 @@ MCP_LOADTEST_CASE("generated arguments are reproducible from the seed") {
 }
 
 MCP_LOADTEST_CASE("a mix's calls awaited in the engine's frame: closed and open loads, a throwing generator counted") {
-    // run() awaits a mix's single calls in its own frames (detail/call_in_place.hpp): a closed
+    // run() awaits a mix's single calls in its own frames (detail/session/call_in_place.hpp): a closed
     // load in each user's loop, an open one in each iteration's. What a call ends with, what
     // throws before it is sent and what a report adds up must be what the general path gives.
     auto server = fixture("echo_server.py");

@@ -2,9 +2,9 @@
 // correlates replies without a DOM, the envelope writer, and call_result;
 // and how a session classifies replies that are almost right (hostile fixture).
 #include <doctest/doctest.h>
-#include <mcp_loadtest/detail/command_text.hpp>
-#include <mcp_loadtest/detail/json_scan.hpp>
-#include <mcp_loadtest/detail/jsonrpc_writer.hpp>
+#include <mcp_loadtest/detail/text/command_text.hpp>
+#include <mcp_loadtest/detail/wire/json_scan.hpp>
+#include <mcp_loadtest/detail/wire/jsonrpc_writer.hpp>
 #include <mcp_loadtest/doctest.hpp>
 #include <mcp_loadtest/mcp_loadtest.hpp>
 

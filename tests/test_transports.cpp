@@ -6,7 +6,7 @@
 #include "support/fixtures.hpp"
 
 #include <doctest/doctest.h>
-#include <mcp_loadtest/detail/http_exchange.hpp>
+#include <mcp_loadtest/detail/transport/http_exchange.hpp>
 #include <mcp_loadtest/detectors.hpp>
 #include <mcp_loadtest/doctest.hpp>
 #include <mcp_loadtest/run.hpp>

@@ -5,17 +5,17 @@
 // Every incremental parser is fed each message whole, one byte at a time and split at every
 // position, and must produce the same transcript each time, compared against a literal.
 #include <doctest/doctest.h>
-#include <mcp_loadtest/detail/base64.hpp>
-#include <mcp_loadtest/detail/deadline_queue.hpp>
-#include <mcp_loadtest/detail/id_table.hpp>
-#include <mcp_loadtest/detail/http1.hpp>
-#include <mcp_loadtest/detail/json_scan.hpp>
-#include <mcp_loadtest/detail/jsonrpc_writer.hpp>
-#include <mcp_loadtest/detail/same_text.hpp>
-#include <mcp_loadtest/detail/sha1.hpp>
-#include <mcp_loadtest/detail/sse.hpp>
-#include <mcp_loadtest/detail/url.hpp>
-#include <mcp_loadtest/detail/websocket.hpp>
+#include <mcp_loadtest/detail/wire/base64.hpp>
+#include <mcp_loadtest/detail/session/deadline_queue.hpp>
+#include <mcp_loadtest/detail/session/id_table.hpp>
+#include <mcp_loadtest/detail/wire/http1.hpp>
+#include <mcp_loadtest/detail/wire/json_scan.hpp>
+#include <mcp_loadtest/detail/wire/jsonrpc_writer.hpp>
+#include <mcp_loadtest/detail/wire/same_text.hpp>
+#include <mcp_loadtest/detail/wire/sha1.hpp>
+#include <mcp_loadtest/detail/wire/sse.hpp>
+#include <mcp_loadtest/detail/wire/url.hpp>
+#include <mcp_loadtest/detail/wire/websocket.hpp>
 #include <mcp_loadtest/histogram.hpp>
 
 #include "support/allocation_counter.hpp"

@@ -1,5 +1,5 @@
 // Failure texts for the assertion macros (MCP_REQUIRE_PASSED and friends,
-// detail/assertion_macros.hpp): what was violated, expected vs actual, and one
+// detail/testing/assertion_macros.hpp): what was violated, expected vs actual, and one
 // sentence on what it means. Empty when the check passes.
 //
 // Templates over the report types, so this header includes neither
@@ -7,7 +7,7 @@
 // a test pays only for the reports it actually uses.
 #pragma once
 
-#include <mcp_loadtest/detail/format.hpp>
+#include <mcp_loadtest/detail/text/format.hpp>
 
 #include <string>
 #include <type_traits>

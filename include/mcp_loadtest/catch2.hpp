@@ -10,7 +10,7 @@
 #error "include <catch2/catch.hpp> (v2) or <catch2/catch_test_macros.hpp> (v3) before <mcp_loadtest/catch2.hpp>"
 #endif
 
-#include <mcp_loadtest/detail/case_runner.hpp>
+#include <mcp_loadtest/detail/testing/case_runner.hpp>
 // Only the session layer: load tests add <mcp_loadtest/run.hpp>, detectors
 // <mcp_loadtest/detectors.hpp> (each brings what its assertion macros need),
 // so a test file pays the compile time of what it uses.
@@ -32,7 +32,7 @@
 #define MCP_LOADTEST_DETAIL_CASE_FAILED FAIL_CHECK
 #endif
 
-// The adapter's primitives (see detail/assertion_macros.hpp). INFO is scoped:
+// The adapter's primitives (see detail/testing/assertion_macros.hpp). INFO is scoped:
 // it shows on the assertion that follows it. Catch2 v2 assertions are not
 // thread-safe, which is fine: case bodies run on the test's own thread.
 #define MCP_LOADTEST_DETAIL_ASSERT(KIND, cond, message)                                             \
@@ -48,4 +48,4 @@ inline std::string catch2_case_name(const char* name = "", const char* = "") { r
 #define MCP_LOADTEST_DETAIL_FRAMEWORK "catch2"
 #define MCP_LOADTEST_DETAIL_CASE_NAME(...) ::mcp_loadtest::detail::catch2_case_name(__VA_ARGS__)
 
-#include <mcp_loadtest/detail/assertion_macros.hpp>
+#include <mcp_loadtest/detail/testing/assertion_macros.hpp>

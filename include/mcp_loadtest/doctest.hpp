@@ -14,7 +14,7 @@
 #error "include <doctest/doctest.h> before <mcp_loadtest/doctest.hpp>"
 #endif
 
-#include <mcp_loadtest/detail/case_runner.hpp>
+#include <mcp_loadtest/detail/testing/case_runner.hpp>
 // Only the session layer (stdio): load tests add <mcp_loadtest/run.hpp>,
 // detectors <mcp_loadtest/detectors.hpp>, network servers their transport's
 // header, so a test file pays the compile time of what it uses.
@@ -22,7 +22,7 @@
 #include <mcp_loadtest/session.hpp>
 #include <mcp_loadtest/when_all.hpp>
 
-// The adapter's primitives (see detail/assertion_macros.hpp). Both go through
+// The adapter's primitives (see detail/testing/assertion_macros.hpp). Both go through
 // doctest's assertion result object: a failure from ADD_FAIL_CHECK_AT would be
 // missing from the JUnit output's counts.
 #define MCP_LOADTEST_DETAIL_ASSERT(KIND, cond, message) DOCTEST_##KIND##_MESSAGE(cond, message)
@@ -40,4 +40,4 @@
                     .m_name)
 #endif
 
-#include <mcp_loadtest/detail/assertion_macros.hpp>
+#include <mcp_loadtest/detail/testing/assertion_macros.hpp>

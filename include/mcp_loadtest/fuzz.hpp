@@ -11,9 +11,9 @@
 
 #include <mcp_loadtest/detail/config.hpp>
 
-#include <mcp_loadtest/detail/fuzz_corpus.hpp>
+#include <mcp_loadtest/detail/detectors/fuzz_corpus.hpp>
 #include <mcp_loadtest/detail/owned_coroutine.hpp>
-#include <mcp_loadtest/detail/schema_arguments.hpp>
+#include <mcp_loadtest/detail/detectors/schema_arguments.hpp>
 #include <mcp_loadtest/fuzz_report.hpp>
 #include <mcp_loadtest/session.hpp>
 

@@ -5,7 +5,7 @@
 
 #include <mcp_loadtest/detail/config.hpp>
 
-#include <mcp_loadtest/detail/base64.hpp>
+#include <mcp_loadtest/detail/wire/base64.hpp>
 #include <mcp_loadtest/fuzz_input.hpp>
 #include <mcp_loadtest/json.hpp>
 

@@ -25,7 +25,7 @@
 #error "<mcp_loadtest/gtest.hpp> cannot share a file with another framework's adapter"
 #endif
 
-#include <mcp_loadtest/detail/case_runner.hpp>
+#include <mcp_loadtest/detail/testing/case_runner.hpp>
 // Only the session layer (stdio): load tests add <mcp_loadtest/run.hpp>,
 // detectors <mcp_loadtest/detectors.hpp>, network servers their transport's
 // header, so a test file pays the compile time of what it uses.
@@ -102,7 +102,7 @@ private:
 /// any function the body calls, but only inside an MCP_LOADTEST_TEST.
 #define MCP_ASSERT(...) MCP_LOADTEST_DETAIL_GTEST_ASSERT(true, #__VA_ARGS__, __VA_ARGS__)
 
-// The adapter's primitives (see detail/assertion_macros.hpp). CHECK records a
+// The adapter's primitives (see detail/testing/assertion_macros.hpp). CHECK records a
 // non-fatal failure, REQUIRE a fatal one and stops the case.
 #define MCP_LOADTEST_DETAIL_GTEST_FATAL_CHECK false
 #define MCP_LOADTEST_DETAIL_GTEST_FATAL_REQUIRE true
@@ -124,7 +124,7 @@ private:
     }                                                                                               \
     static void mcp_loadtest_gtest_##Suite##_##Name()
 
-#include <mcp_loadtest/detail/assertion_macros.hpp>
+#include <mcp_loadtest/detail/testing/assertion_macros.hpp>
 
 /// A GoogleTest test, TEST(Suite, Name), whose body is a coroutine (co_await
 /// freely), run with the whole-case time limit (default_case_time_limit()).

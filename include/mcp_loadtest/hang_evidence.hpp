@@ -14,12 +14,12 @@
 #include <mcp_loadtest/detail/config.hpp>
 
 #include <mcp_loadtest/detail/asio_compat.hpp>
-#include <mcp_loadtest/detail/format.hpp>
-#include <mcp_loadtest/detail/gdb_backtrace.hpp>
+#include <mcp_loadtest/detail/text/format.hpp>
+#include <mcp_loadtest/detail/os/gdb_backtrace.hpp>
 #include <mcp_loadtest/detail/owned_coroutine.hpp>
-#include <mcp_loadtest/detail/process_tree.hpp>
-#include <mcp_loadtest/detail/syscall_names.hpp>
-#include <mcp_loadtest/detail/thread_readings.hpp>
+#include <mcp_loadtest/detail/os/process_tree.hpp>
+#include <mcp_loadtest/detail/os/syscall_names.hpp>
+#include <mcp_loadtest/detail/os/thread_readings.hpp>
 #include <mcp_loadtest/json.hpp>
 
 #include <algorithm>

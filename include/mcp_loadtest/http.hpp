@@ -7,8 +7,8 @@
 //     auto s = co_await mcp_loadtest::connect(mcp_loadtest::http_server{"http://127.0.0.1:3001/mcp"});
 #pragma once
 
-#include <mcp_loadtest/detail/http_transport.hpp>
-#include <mcp_loadtest/detail/transport_registry.hpp>
+#include <mcp_loadtest/detail/transport/http_transport.hpp>
+#include <mcp_loadtest/detail/transport/transport_registry.hpp>
 #include <mcp_loadtest/network_server.hpp>
 #include <mcp_loadtest/session.hpp>
 

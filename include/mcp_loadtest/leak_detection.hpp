@@ -7,7 +7,7 @@
 #pragma once
 
 #include <mcp_loadtest/detail/config.hpp>
-#include <mcp_loadtest/detail/format.hpp>
+#include <mcp_loadtest/detail/text/format.hpp>
 #include <mcp_loadtest/json.hpp>
 #include <mcp_loadtest/process_sampling.hpp>
 

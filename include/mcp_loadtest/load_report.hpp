@@ -4,7 +4,7 @@
 
 #include <mcp_loadtest/coverage.hpp>
 #include <mcp_loadtest/detail/config.hpp>
-#include <mcp_loadtest/detail/format.hpp>
+#include <mcp_loadtest/detail/text/format.hpp>
 #include <mcp_loadtest/histogram.hpp>
 #include <mcp_loadtest/json.hpp>
 #include <mcp_loadtest/leak_detection.hpp>

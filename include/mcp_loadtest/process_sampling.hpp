@@ -10,7 +10,7 @@
 //     mlt::process_stats stats = mlt::summarize(sampler.samples_of(session.pid()));
 //
 // Each tick also finds every added process's descendants (worker processes,
-// the real server behind an `npx` or `uv run` wrapper: detail/process_tree.hpp)
+// the real server behind an `npx` or `uv run` wrapper: detail/os/process_tree.hpp)
 // and samples them too: descendants_of(pid) lists them, tree_samples_of(pid)
 // holds the whole tree's samples (summarize() adds up each tick's).
 #pragma once

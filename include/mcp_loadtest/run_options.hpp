@@ -2,7 +2,7 @@
 #pragma once
 
 #include <mcp_loadtest/client_options.hpp>
-#include <mcp_loadtest/detail/cancel_moment.hpp>
+#include <mcp_loadtest/detail/session/cancel_moment.hpp>
 #include <mcp_loadtest/leak_detection.hpp>
 #include <mcp_loadtest/report/shard.hpp>
 

@@ -11,10 +11,10 @@
 
 #include <mcp_loadtest/detail/config.hpp>
 
-#include <mcp_loadtest/detail/net_connect.hpp>
-#include <mcp_loadtest/detail/socket_transport.hpp>
-#include <mcp_loadtest/detail/stdio_transport.hpp>
-#include <mcp_loadtest/detail/url.hpp>
+#include <mcp_loadtest/detail/transport/net_connect.hpp>
+#include <mcp_loadtest/detail/transport/socket_transport.hpp>
+#include <mcp_loadtest/detail/transport/stdio_transport.hpp>
+#include <mcp_loadtest/detail/wire/url.hpp>
 #include <mcp_loadtest/server.hpp>
 #include <mcp_loadtest/session_info.hpp>
 

@@ -12,8 +12,8 @@
 // This header brings the stdio transport only: a network server description
 // also needs its transport's header (mcp_loadtest/http.hpp, websocket.hpp or
 // socket.hpp; network.hpp for all), so a stdio test compiles no network code.
-// The opening and the protocol eras are detail/handshake.hpp; every JSON-RPC
-// line is written by detail/jsonrpc_writer.hpp.
+// The opening and the protocol eras are detail/session/handshake.hpp; every JSON-RPC
+// line is written by detail/wire/jsonrpc_writer.hpp.
 #pragma once
 
 #include <mcp_loadtest/detail/config.hpp>
@@ -21,8 +21,8 @@
 #include <mcp_loadtest/call_result.hpp>
 #include <mcp_loadtest/client_options.hpp>
 #include <mcp_loadtest/detail/asio_compat.hpp>
-#include <mcp_loadtest/detail/session_core.hpp>
-#include <mcp_loadtest/detail/transport_registry.hpp>
+#include <mcp_loadtest/detail/session/session_core.hpp>
+#include <mcp_loadtest/detail/transport/transport_registry.hpp>
 #include <mcp_loadtest/json.hpp>
 #include <mcp_loadtest/process_status.hpp>
 #include <mcp_loadtest/server.hpp>
@@ -42,7 +42,7 @@
 namespace mcp_loadtest {
 
 namespace detail {
-struct opening_budget;  // detail/handshake.hpp
+struct opening_budget;  // detail/session/handshake.hpp
 struct session_job;
 struct session_opener;
 struct session_core_access;

@@ -3,7 +3,7 @@
 
 #include <mcp_loadtest/detail/config.hpp>
 #include <mcp_loadtest/call_result.hpp>
-#include <mcp_loadtest/detail/child_process.hpp>
+#include <mcp_loadtest/detail/os/child_process.hpp>
 #include <mcp_loadtest/json.hpp>
 
 #include <chrono>

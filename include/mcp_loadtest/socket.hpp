@@ -5,8 +5,8 @@
 //     auto s = co_await mcp_loadtest::connect(mcp_loadtest::socket_server{"tcp://127.0.0.1:9000"});
 #pragma once
 
-#include <mcp_loadtest/detail/socket_transport.hpp>
-#include <mcp_loadtest/detail/transport_registry.hpp>
+#include <mcp_loadtest/detail/transport/socket_transport.hpp>
+#include <mcp_loadtest/detail/transport/transport_registry.hpp>
 #include <mcp_loadtest/network_server.hpp>
 #include <mcp_loadtest/session.hpp>
 

@@ -12,7 +12,7 @@
 
 #include <mcp_loadtest/detail/config.hpp>
 
-#include <mcp_loadtest/detail/json_schema_check.hpp>
+#include <mcp_loadtest/detail/detectors/json_schema_check.hpp>
 #include <mcp_loadtest/json.hpp>
 #include <mcp_loadtest/schema_violation.hpp>
 

@@ -6,8 +6,8 @@
 //     auto s = co_await mcp_loadtest::connect(mcp_loadtest::websocket_server{"ws://127.0.0.1:8080/mcp"});
 #pragma once
 
-#include <mcp_loadtest/detail/transport_registry.hpp>
-#include <mcp_loadtest/detail/websocket_transport.hpp>
+#include <mcp_loadtest/detail/transport/transport_registry.hpp>
+#include <mcp_loadtest/detail/transport/websocket_transport.hpp>
 #include <mcp_loadtest/network_server.hpp>
 #include <mcp_loadtest/session.hpp>
 

@@ -2,15 +2,15 @@
 // Every impl/*.ipp is in exactly one part (tests/check_library_parts.py).
 #include <mcp_loadtest/impl/part.hpp>
 
-#include <mcp_loadtest/detail/impl/atomic_file.ipp>
-#include <mcp_loadtest/detail/impl/cross_talk_attribution.ipp>
-#include <mcp_loadtest/detail/impl/format.ipp>
-#include <mcp_loadtest/detail/impl/fuzz_corpus.ipp>
-#include <mcp_loadtest/detail/impl/html_escape.ipp>
-#include <mcp_loadtest/detail/impl/payload_text.ipp>
-#include <mcp_loadtest/detail/impl/schema_arguments.ipp>
-#include <mcp_loadtest/detail/impl/svg_chart.ipp>
-#include <mcp_loadtest/detail/impl/truncate_for_message.ipp>
+#include <mcp_loadtest/detail/os/impl/atomic_file.ipp>
+#include <mcp_loadtest/detail/detectors/impl/cross_talk_attribution.ipp>
+#include <mcp_loadtest/detail/text/impl/format.ipp>
+#include <mcp_loadtest/detail/detectors/impl/fuzz_corpus.ipp>
+#include <mcp_loadtest/detail/text/impl/html_escape.ipp>
+#include <mcp_loadtest/detail/detectors/impl/payload_text.ipp>
+#include <mcp_loadtest/detail/detectors/impl/schema_arguments.ipp>
+#include <mcp_loadtest/detail/report/impl/svg_chart.ipp>
+#include <mcp_loadtest/detail/text/impl/truncate_for_message.ipp>
 #include <mcp_loadtest/detectors/impl/cancellation.ipp>
 #include <mcp_loadtest/detectors/impl/cold_start.ipp>
 #include <mcp_loadtest/detectors/impl/cross_talk.ipp>
@@ -36,6 +36,6 @@
 #include <mcp_loadtest/report/impl/shard.ipp>
 #include <mcp_loadtest/report/impl/terminal.ipp>
 #if __has_include(<valijson/validator.hpp>)  // strict validation needs valijson, as in impl/src.hpp
-#include <mcp_loadtest/detail/impl/json_schema_check.ipp>
+#include <mcp_loadtest/detail/detectors/impl/json_schema_check.ipp>
 #include <mcp_loadtest/impl/strict.ipp>
 #endif

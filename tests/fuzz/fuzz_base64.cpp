@@ -1,9 +1,9 @@
-// libFuzzer harness: base64 (detail/base64.hpp), both directions. The input as text: a decode
+// libFuzzer harness: base64 (detail/wire/base64.hpp), both directions. The input as text: a decode
 // that succeeds re-encodes to text that decodes to the same bytes. The input as bytes: encoding
 // then decoding gives them back, and the encoding is canonical (padded, 4 characters per 3 bytes).
 #include "fuzz_support.hpp"
 
-#include <mcp_loadtest/detail/base64.hpp>
+#include <mcp_loadtest/detail/wire/base64.hpp>
 
 #include <span>
 

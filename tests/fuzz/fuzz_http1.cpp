@@ -1,10 +1,10 @@
-// libFuzzer harness: the HTTP/1.1 response parser (detail/http1.hpp), fed whole, split in two
+// libFuzzer harness: the HTTP/1.1 response parser (detail/wire/http1.hpp), fed whole, split in two
 // and byte by byte; the three transcripts (heads, body bytes, ends, errors) must agree.
 // Flags (byte 0): bit 0 calls expect_no_body() before the first response (a HEAD request).
 // Limit (byte 1): n > 0 sets max_header_bytes = 8n and max_body_bytes = 16n.
 #include "fuzz_support.hpp"
 
-#include <mcp_loadtest/detail/http1.hpp>
+#include <mcp_loadtest/detail/wire/http1.hpp>
 
 namespace http1 = mcp_loadtest::detail::http1;
 

@@ -1,12 +1,12 @@
-// libFuzzer harness: the JSON-RPC envelope scanner and writer (detail/json_scan.hpp), against
+// libFuzzer harness: the JSON-RPC envelope scanner and writer (detail/wire/json_scan.hpp), against
 // nlohmann::json as the reference. The scanner must accept exactly the valid JSON texts (up to its
 // nesting limit), and on a valid object report the same top-level members nlohmann finds; its fast
 // path for valid objects must report exactly what its exact path does, on any input. The
 // writer (append_json_string, begin_request) must produce JSON that both read back.
 #include "fuzz_support.hpp"
 
-#include <mcp_loadtest/detail/json_scan.hpp>
-#include <mcp_loadtest/detail/jsonrpc_writer.hpp>
+#include <mcp_loadtest/detail/wire/json_scan.hpp>
+#include <mcp_loadtest/detail/wire/jsonrpc_writer.hpp>
 
 #include <nlohmann/json.hpp>
 

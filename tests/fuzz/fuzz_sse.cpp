@@ -1,10 +1,10 @@
-// libFuzzer harness: the Server-Sent Events parser (detail/sse.hpp), fed whole, split in two and
+// libFuzzer harness: the Server-Sent Events parser (detail/wire/sse.hpp), fed whole, split in two and
 // byte by byte; the three transcripts (events, last event ID, retry, comments, error) must agree.
 // Limit (byte 1): n > 0 sets max_event_bytes = 4n. Flags (byte 0): bit 0 then restarts the parser
 // (a reconnection) and feeds the stream again: it must deliver what a fresh parser delivers.
 #include "fuzz_support.hpp"
 
-#include <mcp_loadtest/detail/sse.hpp>
+#include <mcp_loadtest/detail/wire/sse.hpp>
 
 namespace sse = mcp_loadtest::detail::sse;
 

@@ -1,10 +1,10 @@
-// libFuzzer harness: URL parsing and reference resolution (detail/url.hpp). Checks what the
+// libFuzzer harness: URL parsing and reference resolution (detail/wire/url.hpp). Checks what the
 // transports rely on: a parsed URL re-parses from its redacted() form to itself minus the
 // userinfo; targets are never empty and never hold bytes a request line cannot carry; errors
 // never show the userinfo; resolving a relative reference is idempotent.
 #include "fuzz_support.hpp"
 
-#include <mcp_loadtest/detail/url.hpp>
+#include <mcp_loadtest/detail/wire/url.hpp>
 
 #include <cctype>
 

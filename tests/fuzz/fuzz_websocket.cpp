@@ -1,10 +1,10 @@
-// libFuzzer harness: the WebSocket frame decoder (detail/websocket.hpp), fed whole, split in two
+// libFuzzer harness: the WebSocket frame decoder (detail/wire/websocket.hpp), fed whole, split in two
 // and byte by byte; the three transcripts (messages, close, error) must agree.
 // Flags (byte 0): bit 0 turns UTF-8 validation off. Limit (byte 1): n > 0 sets
 // max_message_bytes = 4n.
 #include "fuzz_support.hpp"
 
-#include <mcp_loadtest/detail/websocket.hpp>
+#include <mcp_loadtest/detail/wire/websocket.hpp>
 
 namespace ws = mcp_loadtest::detail::ws;
 

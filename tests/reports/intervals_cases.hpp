@@ -2,7 +2,7 @@
 // histograms, HdrHistogram interval logs, merges and sharded runs.
 #pragma once
 
-#include <mcp_loadtest/detail/interval_recorder.hpp>
+#include <mcp_loadtest/detail/engine/interval_recorder.hpp>
 #include <mcp_loadtest/run.hpp>
 #include <mcp_loadtest/report/hlog.hpp>
 #include <mcp_loadtest/report/merge.hpp>

@@ -1,5 +1,5 @@
-// Run directories (report/run_directory.hpp) and the current case (detail/current_case.hpp).
-#include <mcp_loadtest/detail/session_stderr.hpp>
+// Run directories (report/run_directory.hpp) and the current case (detail/testing/current_case.hpp).
+#include <mcp_loadtest/detail/session/session_stderr.hpp>
 #include <mcp_loadtest/report/run_directory.hpp>
 #include <mcp_loadtest/run.hpp>
 

@@ -10,7 +10,7 @@
 #pragma once
 
 #include <mcp_loadtest/detail/config.hpp>
-#include <mcp_loadtest/detail/cancel_moment.hpp>
+#include <mcp_loadtest/detail/session/cancel_moment.hpp>
 #include <mcp_loadtest/sessions.hpp>
 
 #include <algorithm>

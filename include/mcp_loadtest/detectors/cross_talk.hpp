@@ -4,7 +4,7 @@
 // sequential oracle; a sample of those calls is made twice, so replies that are
 // not reproducible at all give "indeterminate", never a false alarm), or by a
 // user predicate. A wrong reply is attributed to the request whose data it
-// carries when that can be told (detail/cross_talk_attribution.hpp).
+// carries when that can be told (detail/detectors/cross_talk_attribution.hpp).
 #pragma once
 
 #include <mcp_loadtest/detail/config.hpp>

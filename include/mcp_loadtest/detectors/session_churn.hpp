@@ -1,6 +1,6 @@
 // Session churn (docs/detectors.md#session-churn): start, handshake, call,
 // close, N times, on any transport; per cycle its time and what it left
-// behind: processes of the server's tree (detail/process_tree.hpp) that left
+// behind: processes of the server's tree (detail/os/process_tree.hpp) that left
 // its process group (a client that ends the server the usual way, by closing
 // stdin or signalling its group, leaves them running: one more per reconnect)
 // or were still alive after close, and the test process's descriptors and

@@ -5,7 +5,7 @@
 #include <mcp_loadtest/call_every_tool.hpp>
 
 #include <mcp_loadtest/detail/owned_coroutine.hpp>
-#include <mcp_loadtest/detail/schema_arguments.hpp>
+#include <mcp_loadtest/detail/detectors/schema_arguments.hpp>
 
 #include <algorithm>
 #include <string>

@@ -4,7 +4,7 @@
 
 #include <mcp_loadtest/coverage.hpp>
 
-#include <mcp_loadtest/detail/same_text.hpp>
+#include <mcp_loadtest/detail/wire/same_text.hpp>
 
 namespace mcp_loadtest {
 

@@ -4,7 +4,7 @@
 
 #include <mcp_loadtest/leak_detection.hpp>
 
-#include <mcp_loadtest/detail/command_text.hpp>
+#include <mcp_loadtest/detail/text/command_text.hpp>
 
 #include <algorithm>
 #include <cctype>

@@ -4,7 +4,7 @@
 
 #include <mcp_loadtest/load_report.hpp>
 
-#include <mcp_loadtest/detail/format.hpp>
+#include <mcp_loadtest/detail/text/format.hpp>
 
 #include <cstdint>
 #include <cstdio>

@@ -4,8 +4,8 @@
 
 #include <mcp_loadtest/process_audit.hpp>
 
-#include <mcp_loadtest/detail/command_text.hpp>
-#include <mcp_loadtest/detail/process_tree.hpp>
+#include <mcp_loadtest/detail/text/command_text.hpp>
+#include <mcp_loadtest/detail/os/process_tree.hpp>
 
 namespace mcp_loadtest {
 

@@ -4,8 +4,8 @@
 
 #include <mcp_loadtest/process_sampling.hpp>
 
-#include <mcp_loadtest/detail/procfs.hpp>
-#include <mcp_loadtest/detail/process_tree.hpp>
+#include <mcp_loadtest/detail/os/procfs.hpp>
+#include <mcp_loadtest/detail/os/process_tree.hpp>
 #include <mcp_loadtest/process_audit.hpp>
 
 #include <algorithm>

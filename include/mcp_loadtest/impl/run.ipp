@@ -4,7 +4,7 @@
 
 #include <mcp_loadtest/run.hpp>
 
-#include <mcp_loadtest/detail/load_engine.hpp>
+#include <mcp_loadtest/detail/engine/load_engine.hpp>
 
 #include <utility>
 

@@ -4,10 +4,10 @@
 
 #include <mcp_loadtest/session.hpp>
 
-#include <mcp_loadtest/detail/handshake.hpp>
-#include <mcp_loadtest/detail/jsonrpc_writer.hpp>
-#include <mcp_loadtest/detail/make_transport.hpp>
-#include <mcp_loadtest/detail/send_request.hpp>
+#include <mcp_loadtest/detail/session/handshake.hpp>
+#include <mcp_loadtest/detail/wire/jsonrpc_writer.hpp>
+#include <mcp_loadtest/detail/transport/make_transport.hpp>
+#include <mcp_loadtest/detail/session/send_request.hpp>
 #include <mcp_loadtest/process_audit.hpp>
 
 #include <memory>

@@ -20,7 +20,7 @@
 // (doctest.hpp, catch2.hpp and gtest.hpp use it), call_every_tool(), the
 // protocol fuzzer, and strict validation where valijson is installed.
 #include <mcp_loadtest/call_every_tool.hpp>
-#include <mcp_loadtest/detail/case_runner.hpp>
+#include <mcp_loadtest/detail/testing/case_runner.hpp>
 #include <mcp_loadtest/fuzz.hpp>
 #if __has_include(<valijson/validator.hpp>)
 #include <mcp_loadtest/strict.hpp>

@@ -13,8 +13,8 @@
 
 #include <mcp_loadtest/detail/config.hpp>
 
-#include <mcp_loadtest/detail/bootstrap.hpp>
-#include <mcp_loadtest/detail/format.hpp>
+#include <mcp_loadtest/detail/report/bootstrap.hpp>
+#include <mcp_loadtest/detail/text/format.hpp>
 #include <mcp_loadtest/load_report.hpp>
 
 #include <algorithm>

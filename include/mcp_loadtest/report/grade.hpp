@@ -5,7 +5,7 @@
 
 #include <mcp_loadtest/detail/config.hpp>
 
-#include <mcp_loadtest/detail/format.hpp>
+#include <mcp_loadtest/detail/text/format.hpp>
 #include <mcp_loadtest/load_report.hpp>
 
 #include <algorithm>

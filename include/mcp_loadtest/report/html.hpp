@@ -1,5 +1,5 @@
 // A load report (or a detector report) as ONE self-contained HTML page: no network, no CDN,
-// no web font, no script; the charts are inline SVG drawn here (detail/svg_chart.hpp):
+// no web font, no script; the charts are inline SVG drawn here (detail/report/svg_chart.hpp):
 // latency by percentile (log scale to p99.99), latency and throughput over time, and each
 // server process's RSS, descriptors and threads over time. Every number a chart shows is also
 // in the page as text (a table under the chart), and every text from the server is escaped.
@@ -9,9 +9,9 @@
 
 #include <mcp_loadtest/detail/config.hpp>
 
-#include <mcp_loadtest/detail/html_escape.hpp>
-#include <mcp_loadtest/detail/report_evidence.hpp>
-#include <mcp_loadtest/detail/svg_chart.hpp>
+#include <mcp_loadtest/detail/text/html_escape.hpp>
+#include <mcp_loadtest/detail/report/report_evidence.hpp>
+#include <mcp_loadtest/detail/report/svg_chart.hpp>
 #include <mcp_loadtest/load_report.hpp>
 #include <mcp_loadtest/report/grade.hpp>
 #include <mcp_loadtest/report/markdown.hpp>  // detector_report, verdict_sentence_of, findings_of

@@ -8,8 +8,8 @@
 
 #include <mcp_loadtest/detail/config.hpp>
 
-#include <mcp_loadtest/detail/html_escape.hpp>
-#include <mcp_loadtest/detail/report_evidence.hpp>
+#include <mcp_loadtest/detail/text/html_escape.hpp>
+#include <mcp_loadtest/detail/report/report_evidence.hpp>
 #include <mcp_loadtest/load_report.hpp>
 #include <mcp_loadtest/report/grade.hpp>
 

@@ -5,8 +5,8 @@
 
 #include <mcp_loadtest/detail/config.hpp>
 
-#include <mcp_loadtest/detail/evaluate_thresholds.hpp>
-#include <mcp_loadtest/detail/report_assembly.hpp>
+#include <mcp_loadtest/detail/engine/evaluate_thresholds.hpp>
+#include <mcp_loadtest/detail/engine/report_assembly.hpp>
 #include <mcp_loadtest/histogram.hpp>
 #include <mcp_loadtest/load_report.hpp>
 #include <mcp_loadtest/thresholds.hpp>

@@ -18,8 +18,8 @@
 
 #include <mcp_loadtest/any_server.hpp>
 #include <mcp_loadtest/detail/asio_compat.hpp>
-#include <mcp_loadtest/detail/atomic_file.hpp>
-#include <mcp_loadtest/detail/current_case.hpp>
+#include <mcp_loadtest/detail/os/atomic_file.hpp>
+#include <mcp_loadtest/detail/testing/current_case.hpp>
 #include <mcp_loadtest/json.hpp>
 #include <mcp_loadtest/load_report.hpp>
 #include <mcp_loadtest/report/hlog.hpp>

@@ -1,5 +1,5 @@
 // A load run in the terminal: the live progress line (run_options::progress; the mechanics are
-// detail/live_progress.hpp) and the final summary printed after a run.
+// detail/engine/live_progress.hpp) and the final summary printed after a run.
 //
 //     auto report = co_await mlt::run(server, load, calls, slo);
 //     std::fputs(mlt::terminal_summary(report).c_str(), stderr);
@@ -7,8 +7,8 @@
 
 #include <mcp_loadtest/detail/config.hpp>
 
-#include <mcp_loadtest/detail/format.hpp>
-#include <mcp_loadtest/detail/live_progress.hpp>
+#include <mcp_loadtest/detail/text/format.hpp>
+#include <mcp_loadtest/detail/engine/live_progress.hpp>
 #include <mcp_loadtest/load_report.hpp>
 #include <mcp_loadtest/report/grade.hpp>
 #include <mcp_loadtest/run_options.hpp>

@@ -4,8 +4,8 @@
 
 #include <mcp_loadtest/detectors/cancellation.hpp>
 
-#include <mcp_loadtest/detail/cancel_moment.hpp>
-#include <mcp_loadtest/detail/format.hpp>
+#include <mcp_loadtest/detail/session/cancel_moment.hpp>
+#include <mcp_loadtest/detail/text/format.hpp>
 #include <mcp_loadtest/detail/owned_coroutine.hpp>
 #include <mcp_loadtest/sessions.hpp>
 #include <mcp_loadtest/when_all.hpp>

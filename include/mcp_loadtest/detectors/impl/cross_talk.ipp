@@ -5,8 +5,8 @@
 #include <mcp_loadtest/detectors/cross_talk.hpp>
 
 #include <mcp_loadtest/combinators.hpp>
-#include <mcp_loadtest/detail/cross_talk_attribution.hpp>
-#include <mcp_loadtest/detail/truncate_for_message.hpp>
+#include <mcp_loadtest/detail/detectors/cross_talk_attribution.hpp>
+#include <mcp_loadtest/detail/text/truncate_for_message.hpp>
 #include <mcp_loadtest/json.hpp>
 
 #include <chrono>

@@ -4,7 +4,7 @@
 
 #include <mcp_loadtest/detectors/head_of_line.hpp>
 
-#include <mcp_loadtest/detail/format.hpp>
+#include <mcp_loadtest/detail/text/format.hpp>
 #include <mcp_loadtest/detail/owned_coroutine.hpp>
 #include <mcp_loadtest/json.hpp>
 

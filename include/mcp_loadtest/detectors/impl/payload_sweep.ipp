@@ -4,10 +4,10 @@
 
 #include <mcp_loadtest/detectors/payload_sweep.hpp>
 
-#include <mcp_loadtest/detail/format.hpp>
+#include <mcp_loadtest/detail/text/format.hpp>
 #include <mcp_loadtest/detail/owned_coroutine.hpp>
-#include <mcp_loadtest/detail/payload_text.hpp>
-#include <mcp_loadtest/detail/truncate_for_message.hpp>
+#include <mcp_loadtest/detail/detectors/payload_text.hpp>
+#include <mcp_loadtest/detail/text/truncate_for_message.hpp>
 #include <mcp_loadtest/json.hpp>
 
 #include <algorithm>

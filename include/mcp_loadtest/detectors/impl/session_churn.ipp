@@ -4,10 +4,10 @@
 
 #include <mcp_loadtest/detectors/session_churn.hpp>
 
-#include <mcp_loadtest/detail/command_text.hpp>
-#include <mcp_loadtest/detail/format.hpp>
+#include <mcp_loadtest/detail/text/command_text.hpp>
+#include <mcp_loadtest/detail/text/format.hpp>
 #include <mcp_loadtest/detail/owned_coroutine.hpp>
-#include <mcp_loadtest/detail/process_tree.hpp>
+#include <mcp_loadtest/detail/os/process_tree.hpp>
 #include <mcp_loadtest/json.hpp>
 #include <mcp_loadtest/when_all.hpp>
 

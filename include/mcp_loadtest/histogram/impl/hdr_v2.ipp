@@ -4,7 +4,7 @@
 
 #include <mcp_loadtest/histogram/hdr_v2.hpp>
 
-#include <mcp_loadtest/detail/base64.hpp>
+#include <mcp_loadtest/detail/wire/base64.hpp>
 
 #include <algorithm>
 #include <cstdint>

@@ -4,7 +4,7 @@
 
 #include <mcp_loadtest/report/baseline.hpp>
 
-#include <mcp_loadtest/detail/machine_info.hpp>
+#include <mcp_loadtest/detail/os/machine_info.hpp>
 
 #include <cstdio>
 #include <cstdlib>

@@ -1,0 +1,104 @@
+// Definitions of detail/engine/report_assembly.hpp (header-only: included by it; separate
+// compilation: compiled once by impl/src.hpp).
+#pragma once
+
+#include <mcp_loadtest/detail/engine/report_assembly.hpp>
+
+#include <sys/resource.h>
+#include <sys/time.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <ctime>
+#include <optional>
+#include <random>
+#include <string>
+
+namespace mcp_loadtest::detail {
+
+MCP_LOADTEST_DECL std::string iso8601_utc(std::chrono::system_clock::time_point t) {
+    const std::time_t tt = std::chrono::system_clock::to_time_t(t);
+    std::tm tm{};
+    ::gmtime_r(&tt, &tm);
+    char buf[32];
+    std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
+    return buf;
+}
+
+MCP_LOADTEST_DECL std::string make_run_id() {
+    std::random_device rd;
+    char buf[40];
+    std::snprintf(buf, sizeof buf, "%08x%08x", rd(), rd());
+    return buf;
+}
+
+MCP_LOADTEST_DECL std::chrono::nanoseconds process_cpu_time() noexcept {
+    rusage u{};
+    ::getrusage(RUSAGE_SELF, &u);
+    const auto tv = [](const timeval& v) { return std::chrono::seconds(v.tv_sec) + std::chrono::microseconds(v.tv_usec); };
+    return tv(u.ru_utime) + tv(u.ru_stime);
+}
+
+MCP_LOADTEST_DECL json describe_workload(const workload& load, std::size_t sessions) {
+    const auto seconds = [](std::chrono::nanoseconds d) { return std::chrono::duration<double>(d).count(); };
+    if (auto* c = std::get_if<closed_load>(&load))
+        return json{{"users", c->users}, {"duration_s", seconds(c->duration)}, {"think_time_ms", ms(c->think_time)},
+                    {"max_iterations", c->max_iterations}, {"sessions", sessions}};
+    if (auto* o = std::get_if<open_load>(&load))
+        return json{{"rate", o->rate}, {"duration_s", seconds(o->duration)}, {"max_in_flight", o->max_in_flight},
+                    {"sessions", sessions}};
+    const auto& st = std::get<staged_load>(load);
+    json stages = json::array();
+    for (const auto& s : st.stages)
+        stages.push_back({{"name", s.name}, {"duration_s", seconds(s.duration)}, {"target", s.target}});
+    return json{{"by", st.by == staged_load::driver::rate ? "rate" : "users"}, {"start", st.start},
+                {"stages", stages}, {"sessions", sessions}};
+}
+
+MCP_LOADTEST_DECL void find_breaking_point(load_report& r, std::optional<std::chrono::nanoseconds> p99_limit,
+                                           std::optional<double> err_limit) {
+    if (!p99_limit && !err_limit) return;
+    for (std::size_t i = 0; i < r.stages.size(); ++i) {
+        const auto& st = r.stages[i];
+        if (st.stats.calls() == 0) continue;
+        const std::string stage = "stage " + std::to_string(i) + " (" + st.name + ", target " + format_num(st.target) + ")";
+        if (p99_limit && st.stats.latency.p99 > *p99_limit) {
+            r.breaking_stage = i;
+            r.breaking_reason = stage + " p99 " + format_ms(st.stats.latency.p99) + " > " + format_ms(*p99_limit);
+            return;
+        }
+        if (err_limit && st.stats.error_rate() > *err_limit) {
+            r.breaking_stage = i;
+            r.breaking_reason =
+                stage + " error rate " + format_pct(st.stats.error_rate()) + " > " + format_pct(*err_limit);
+            return;
+        }
+    }
+}
+
+MCP_LOADTEST_DECL void judge_generator(generator_report& g, double duration_s, std::chrono::nanoseconds cpu,
+                                       const latency_histogram& send_lag, std::chrono::nanoseconds arrival_interval) {
+    using namespace std::chrono_literals;
+    g.cpu_pct = duration_s > 0 ? 100.0 * std::chrono::duration<double>(cpu).count() / duration_s : 0;
+    g.send_lag = send_lag.summary();
+    const bool rate_model = send_lag.count() > 0;
+    const auto lag_limit = std::max<std::chrono::nanoseconds>(10ms, 2 * arrival_interval);
+    if (g.cpu_pct > 85.0) {
+        g.saturated = true;
+        g.explanation = "the load generator used " + format_num(g.cpu_pct) +
+                        "% of a core: it may be the bottleneck, not the server. Lower the load or spread it "
+                        "over several test processes.";
+    } else if (rate_model && g.send_lag.p99 > lag_limit) {
+        g.saturated = true;
+        g.explanation = "99% of sends left within " + format_ms(g.send_lag.p99) + " of their intended time, above " +
+                        format_ms(lag_limit) +
+                        ": the generator could not keep the arrival rate (machine overloaded?). Latencies "
+                        "still count from the intended times.";
+    } else {
+        g.explanation = "the load generator kept up (" + format_num(g.cpu_pct) + "% CPU" +
+                        (rate_model ? ", p99 send lag " + format_ms(g.send_lag.p99) : std::string()) + ")";
+    }
+}
+
+}  // namespace mcp_loadtest::detail

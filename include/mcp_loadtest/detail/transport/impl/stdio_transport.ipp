@@ -1,0 +1,295 @@
+// Definitions of detail/transport/stdio_transport.hpp (header-only: included by it; separate
+// compilation: compiled once by impl/src.hpp).
+#pragma once
+
+#include <mcp_loadtest/detail/transport/stdio_transport.hpp>
+
+namespace mcp_loadtest::detail {
+
+MCP_LOADTEST_DECL asio::awaitable<void> stdio_transport::open(transport_events& events, session_stats& stats) {
+    events_ = &events;
+    stats_ = &stats;
+    start();
+    co_return;
+}
+
+MCP_LOADTEST_DECL asio::awaitable<shutdown_result> stdio_transport::close() {
+    const auto t0 = clock::now();
+    shutdown_result r;
+    if (closed_) {
+        r.status = exit_;
+        co_return r;
+    }
+    closing_ = true;
+    // Helpers that left the server's group are found while the server lives:
+    // one that exits on its own at stdin EOF leaves no later chance.
+    if (!exited_) process_audit::note_descendants(pid_);
+    close_write_end();
+    if (exited_) {
+        r.ended = shutdown_result::how::already_exited;
+    } else {
+        co_await wait_for_exit_or(server_.shutdown.after_stdin_close);
+        if (exited_) {
+            r.ended = shutdown_result::how::stdin_closed;
+        } else {
+            signal_group(pid_, SIGTERM);
+            co_await wait_for_exit_or(server_.shutdown.after_sigterm);
+            if (exited_) {
+                r.ended = shutdown_result::how::terminated;
+            } else {
+                signal_group(pid_, SIGKILL);
+                co_await wait_for_exit_or(server_.shutdown.after_sigkill);
+                r.ended = exited_ ? shutdown_result::how::killed : shutdown_result::how::abandoned;
+            }
+        }
+    }
+    if (exited_ && !reaped_) {
+        reap(pid_);
+        reaped_ = true;
+    }
+    // reap() SIGKILLed the server's own children; give the kernel a moment to finish them.
+    const auto until = clock::now() + server_.shutdown.after_sigkill;
+    asio::steady_timer pause(ex_);
+    while (exited_ && process_audit::group_alive(pid_) && clock::now() < until) {
+        pause.expires_after(std::chrono::milliseconds(2));
+        asio::error_code ignored_ec;
+        co_await pause.async_wait(asio::redirect_error(asio::use_awaitable, ignored_ec));
+    }
+    release_descriptors();
+    closed_ = true;
+    r.status = exit_;
+    r.took = clock::now() - t0;
+    co_return r;
+}
+
+MCP_LOADTEST_DECL void stdio_transport::abort_now() noexcept {
+    if (closed_ || pid_ <= 0) {
+        release_descriptors();
+        return;
+    }
+    closing_ = true;
+    if (!reaped_) {
+        const exit_status s = exited_ ? exit_ : kill_and_reap_now(pid_, server_.shutdown.after_sigkill);
+        if (s.exited) {
+            if (!exited_) exit_ = s;
+            exited_ = true;
+            if (!reaped_) reap(pid_);
+            reaped_ = true;
+            const auto until = clock::now() + std::chrono::seconds(1);
+            while (process_audit::group_alive(pid_) && clock::now() < until)
+                std::this_thread::sleep_for(std::chrono::milliseconds(1));
+        }
+    }
+    release_descriptors();
+    closed_ = true;
+}
+
+MCP_LOADTEST_DECL std::string stdio_transport::stderr_tail(std::size_t max) const {
+    if (server_.stderr_to == stderr_mode::capture && !server_.stderr_path.empty()) {
+        unique_fd fd(::open(server_.stderr_path.c_str(), O_RDONLY | O_CLOEXEC));
+        if (!fd) return {};
+        const off_t size = ::lseek(fd.get(), 0, SEEK_END);
+        const off_t from = size > static_cast<off_t>(max) ? size - static_cast<off_t>(max) : 0;
+        std::string out(static_cast<std::size_t>(size - from), '\0');
+        const ssize_t n = ::pread(fd.get(), out.data(), out.size(), from);
+        out.resize(n > 0 ? static_cast<std::size_t>(n) : 0);
+        return out;
+    }
+    return stderr_tail_.size() > max ? stderr_tail_.substr(stderr_tail_.size() - max) : stderr_tail_;
+}
+
+MCP_LOADTEST_DECL std::string stdio_transport::failure_hint() const {
+    switch (server_.stderr_to) {
+        case stderr_mode::inherit:
+            return " The server's stderr went to the test's stderr; look there, or set "
+                   "stdio_server.stderr_to = stderr_mode::capture to get it in this message.";
+        case stderr_mode::discard:
+            return " The server's stderr was discarded; set stderr_to = stderr_mode::capture to see it.";
+        default: {
+            std::string tail = stderr_tail(1024);
+            while (!tail.empty() && (tail.back() == '\n' || tail.back() == '\r')) tail.pop_back();
+            if (tail.empty()) return " The server wrote nothing to stderr.";
+            return " Last stderr output: \"" + truncate_for_message(tail, 1024) + "\"" +
+                   (server_.stderr_path.empty() ? "" : " (full log: " + server_.stderr_path.string() + ")");
+        }
+    }
+}
+
+MCP_LOADTEST_DECL void stdio_transport::start() {
+    ignore_sigpipe_once();
+    unique_fd stderr_for_child;
+    unique_fd stderr_pipe_read;
+    const bool want_pipe = server_.stderr_to == stderr_mode::tee ||
+                           (server_.stderr_to == stderr_mode::capture && server_.stderr_path.empty());
+    if (server_.stderr_to == stderr_mode::discard) {
+        stderr_for_child = unique_fd(::open("/dev/null", O_WRONLY | O_CLOEXEC));
+    } else if (server_.stderr_to == stderr_mode::capture && !server_.stderr_path.empty()) {
+        stderr_for_child = open_stderr_file();
+    } else if (want_pipe) {
+        auto p = make_pipe();
+        stderr_pipe_read = std::move(p.read_end);
+        stderr_for_child = std::move(p.write_end);
+        if (!server_.stderr_path.empty()) stderr_file_ = open_stderr_file();
+    }
+
+    spawned_child child = spawn_child(server_, stderr_for_child ? stderr_for_child.get() : -1);
+    pid_ = child.pid;
+    if (child.pidfd) pidfd_.assign(child.pidfd.release());
+    if (stderr_pipe_read) stderr_.assign(stderr_pipe_read.release());
+    stderr_for_child.reset();  // the child has its copy
+    start_io(child.stdout_read.release(), child.stdin_write.release());
+    watch_exit();
+    if (stderr_.is_open()) start_stderr_read();
+}
+
+MCP_LOADTEST_DECL unique_fd stdio_transport::open_stderr_file() {
+    std::error_code ec;
+    if (server_.stderr_path.has_parent_path())
+        std::filesystem::create_directories(server_.stderr_path.parent_path(), ec);
+    unique_fd fd(::open(server_.stderr_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644));
+    if (!fd)
+        throw spawn_error("cannot open stderr capture file '" + server_.stderr_path.string() +
+                          "': " + std::strerror(errno) +
+                          ". Hint: check that the directory is writable, or leave stderr_path empty to "
+                          "capture into memory.");
+    return fd;
+}
+
+MCP_LOADTEST_DECL void stdio_transport::on_write_error(const asio::error_code& ec) {
+    if (exited_ || closing_ || !events_) return;
+    // EPIPE while running: it closed stdin. Replies may still come; timeouts bound the rest.
+    events_->on_violation(protocol_violation::kind::stdin_closed,
+                          "the server closed its stdin while still running (" + ec.message() + ")", 0);
+}
+
+MCP_LOADTEST_DECL void stdio_transport::on_read_end(const asio::error_code&) {
+    stdout_eof_ = true;
+    if (exited_) {
+        settle();
+    } else {
+        // Usually the exit follows at once; if not, the server closed stdout and lives on.
+        arm_settle_timer(std::chrono::milliseconds(500));
+    }
+}
+
+MCP_LOADTEST_DECL void stdio_transport::start_stderr_read() {
+    stderr_.async_read_some(asio::buffer(stderr_chunk_),
+                            [self = shared_self()](const asio::error_code& ec, std::size_t n) {
+                                self->on_stderr(ec, n);
+                            });
+}
+
+MCP_LOADTEST_DECL void stdio_transport::on_stderr(const asio::error_code& ec, std::size_t n) {
+    if (n > 0) {
+        const char* data = stderr_chunk_.data();
+        if (server_.stderr_to == stderr_mode::tee) write_all(STDERR_FILENO, data, n);
+        if (stderr_file_) write_all(stderr_file_.get(), data, n);
+        stderr_tail_.append(data, n);
+        const std::size_t cap = std::max<std::size_t>(server_.stderr_tail_bytes, 1);
+        if (stderr_tail_.size() > 2 * cap) stderr_tail_.erase(0, stderr_tail_.size() - cap);
+    }
+    if (ec || closed_) return;
+    start_stderr_read();
+}
+
+MCP_LOADTEST_DECL void stdio_transport::write_all(int fd, const char* data, std::size_t n) noexcept {
+    while (n > 0) {
+        const ssize_t w = ::write(fd, data, n);
+        if (w < 0) {
+            if (errno == EINTR) continue;
+            return;  // best effort: a full disk must not break the session
+        }
+        data += w;
+        n -= static_cast<std::size_t>(w);
+    }
+}
+
+MCP_LOADTEST_DECL std::shared_ptr<stdio_transport> stdio_transport::shared_self() {
+    return std::static_pointer_cast<stdio_transport>(shared_from_this());
+}
+
+MCP_LOADTEST_DECL void stdio_transport::watch_exit() {
+    if (pidfd_.is_open()) {
+        pidfd_.async_wait(asio::posix::stream_descriptor::wait_read,
+                          [self = shared_self()](const asio::error_code& ec) {
+                              if (ec == asio::error::operation_aborted || self->closed_) return;
+                              self->check_exit();
+                          });
+    } else {
+        // No pidfd (kernel < 5.3): poll.
+        poll_timer_.emplace(ex_);
+        poll_timer_->expires_after(std::chrono::milliseconds(10));
+        poll_timer_->async_wait([self = shared_self()](const asio::error_code& ec) {
+            if (ec == asio::error::operation_aborted || self->closed_) return;
+            self->check_exit();
+        });
+    }
+}
+
+MCP_LOADTEST_DECL void stdio_transport::check_exit() {
+    const exit_status s = peek_exit(pid_);
+    if (!s.exited) {
+        watch_exit();
+        return;
+    }
+    exit_ = s;
+    exited_ = true;
+    exit_event_.cancel();
+    if (stdout_eof_) {
+        settle();
+    } else {
+        // Replies written just before exiting are still in the pipe: read them first.
+        arm_settle_timer(std::chrono::milliseconds(100));
+    }
+}
+
+MCP_LOADTEST_DECL void stdio_transport::arm_settle_timer(std::chrono::milliseconds d) {
+    settle_timer_.expires_after(d);
+    settle_timer_.async_wait([self = shared_self()](const asio::error_code& ec) {
+        if (ec == asio::error::operation_aborted || self->closed_) return;
+        self->settle();
+    });
+}
+
+MCP_LOADTEST_DECL void stdio_transport::settle() {
+    if (settled_) return;
+    settled_ = true;
+    settle_timer_.cancel();
+    outcome o;
+    std::string message;
+    if (exited_) {
+        o = outcome::crash;
+        message = "the server " + exit_.describe() + (closing_ ? "" : " while the call was in flight") + ".";
+        if (!reaped_) {
+            reap(pid_);
+            reaped_ = true;
+        }
+    } else {
+        o = outcome::disconnected;
+        message = "the server closed its stdout but is still running (pid " + std::to_string(pid_) +
+                  "); no reply can arrive.";
+    }
+    if (!closing_) message += failure_hint();
+    report_down(o, message);
+}
+
+MCP_LOADTEST_DECL asio::awaitable<void> stdio_transport::wait_for_exit_or(std::chrono::milliseconds d) {
+    if (exited_) co_return;
+    exit_event_.expires_after(d);
+    asio::error_code ec;
+    co_await exit_event_.async_wait(asio::redirect_error(asio::use_awaitable, ec));
+    if (!exited_ && !pidfd_.is_open()) check_exit();  // polling fallback
+}
+
+MCP_LOADTEST_DECL void stdio_transport::release_descriptors() noexcept {
+    mark_io_closed();
+    asio::error_code ignored;
+    close_descriptors();
+    stderr_.close(ignored);
+    pidfd_.close(ignored);
+    exit_event_.cancel();
+    settle_timer_.cancel();
+    if (poll_timer_) poll_timer_->cancel();
+}
+
+}  // namespace mcp_loadtest::detail

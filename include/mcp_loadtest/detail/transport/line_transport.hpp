@@ -1,0 +1,91 @@
+// Newline-delimited JSON-RPC over a byte stream: the stdio framing, reused for
+// TCP and Unix sockets. One read buffer scanned in place (no copy per line),
+// one outbox written with one syscall per batch, and a hard line-size limit
+// that keeps framing (an oversized line is skipped to its newline, never
+// buffered whole).
+#pragma once
+
+#include <mcp_loadtest/detail/config.hpp>
+
+#include <mcp_loadtest/detail/transport/send_queue.hpp>
+#include <mcp_loadtest/detail/transport/transport.hpp>
+
+#include <algorithm>
+#include <cstring>
+#include <string>
+#include <string_view>
+#include <sys/socket.h>
+#include <vector>
+
+namespace mcp_loadtest::detail {
+
+class line_transport : public transport {
+public:
+    void send(std::string_view line, const outgoing&) override { write(line); }
+    [[nodiscard]] std::string send_stall_hint() const override { return queue_.stall_hint("server"); }
+
+protected:
+    line_transport(asio::any_io_executor ex, std::size_t max_message_size, std::size_t max_send_queue)
+        : ex_(std::move(ex)), read_end_(ex_), write_end_(ex_), max_message_size_(max_message_size),
+          queue_(max_send_queue) {}
+
+    // A bidirectional descriptor (socket) is used for both directions.
+    MCP_LOADTEST_DECL void start_io(int read_fd, int write_fd);
+
+    asio::posix::stream_descriptor& writer() { return write_end_.is_open() ? write_end_ : read_end_; }
+
+    MCP_LOADTEST_DECL void write(std::string_view bytes);
+
+    /// Half-closes the write direction (stdio: the server sees EOF on stdin).
+    MCP_LOADTEST_DECL void close_write_end();
+
+    MCP_LOADTEST_DECL void close_descriptors() noexcept;
+
+    /// The peer stopped reading (EPIPE, ECONNRESET) while we were writing.
+    virtual void on_write_error(const asio::error_code& ec) = 0;
+    /// The read direction ended (EOF or error); final partial line already delivered.
+    virtual void on_read_end(const asio::error_code& ec) = 0;
+
+    [[nodiscard]] bool io_closed() const noexcept { return io_closed_; }
+    void mark_io_closed() noexcept { io_closed_ = true; }
+
+    asio::any_io_executor ex_;
+
+private:
+    // Writes the queued bytes; `in_place`: try a non-blocking write first.
+    MCP_LOADTEST_DECL void flush(bool in_place);
+
+    MCP_LOADTEST_DECL void on_written(const asio::error_code& ec, std::size_t n);
+
+    MCP_LOADTEST_DECL void start_read();
+
+    MCP_LOADTEST_DECL void on_read(const asio::error_code& ec, std::size_t n);
+
+    MCP_LOADTEST_DECL void process_buffer();
+
+    MCP_LOADTEST_DECL void deliver(std::string_view line);
+
+    MCP_LOADTEST_DECL void begin_oversized();
+
+    // The last tail_kept bytes of the line being skipped.
+    MCP_LOADTEST_DECL void keep_oversized_tail(std::string_view more);
+    static constexpr std::size_t tail_kept = 1024;
+
+    asio::posix::stream_descriptor read_end_, write_end_;
+    std::size_t max_message_size_;
+
+    send_queue queue_;
+    bool write_broken_ = false, corked_ = false, io_closed_ = false, write_in_place_ = false;
+
+    std::vector<char> read_buffer_;
+    std::size_t read_begin_ = 0, read_end_pos_ = 0, scan_from_ = 0;
+    bool discarding_ = false;
+    std::size_t discarded_ = 0;
+    std::string oversized_prefix_, oversized_tail_;
+};
+
+}  // namespace mcp_loadtest::detail
+
+#if defined(MCP_LOADTEST_INCLUDE_IMPL)
+#include <mcp_loadtest/detail/transport/impl/line_transport.ipp>
+#endif

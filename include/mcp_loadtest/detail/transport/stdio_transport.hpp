@@ -1,0 +1,114 @@
+// The stdio transport: a child process in its own process group, JSON-RPC
+// lines on its stdin/stdout, stderr captured as configured, exit seen through
+// a pidfd, and a bounded shutdown (close stdin, SIGTERM, SIGKILL, reap).
+#pragma once
+
+#include <mcp_loadtest/detail/config.hpp>
+
+#include <mcp_loadtest/detail/os/child_process.hpp>
+#include <mcp_loadtest/detail/clock.hpp>
+#include <mcp_loadtest/detail/transport/line_transport.hpp>
+#include <mcp_loadtest/detail/os/sigpipe.hpp>
+#include <mcp_loadtest/detail/text/truncate_for_message.hpp>
+#include <mcp_loadtest/process_audit.hpp>
+#include <mcp_loadtest/server.hpp>
+
+#include <algorithm>
+#include <array>
+#include <csignal>
+#include <cstring>
+#include <fcntl.h>
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <thread>
+
+namespace mcp_loadtest::detail {
+
+class stdio_transport final : public line_transport {
+public:
+    stdio_transport(asio::any_io_executor ex, stdio_server server)
+        : line_transport(ex, server.max_message_size, server.max_send_queue),
+          server_(std::move(server)),
+          stderr_(ex_),
+          pidfd_(ex_),
+          exit_event_(ex_),
+          settle_timer_(ex_) {}
+
+    ~stdio_transport() override { abort_now(); }
+
+    MCP_LOADTEST_DECL asio::awaitable<void> open(transport_events& events, session_stats& stats) override;
+
+    MCP_LOADTEST_DECL asio::awaitable<shutdown_result> close() override;
+
+    MCP_LOADTEST_DECL void abort_now() noexcept override;
+
+    [[nodiscard]] std::string_view kind() const noexcept override { return "stdio"; }
+    [[nodiscard]] std::string describe() const override { return "server `" + server_.command_line() + "`"; }
+    [[nodiscard]] std::chrono::milliseconds startup_timeout() const override { return server_.startup_timeout; }
+    [[nodiscard]] pid_t pid() const noexcept override { return pid_; }
+    [[nodiscard]] bool alive() const noexcept override { return pid_ > 0 && !exited_; }
+    [[nodiscard]] const exit_status& exit() const noexcept override { return exit_; }
+    [[nodiscard]] const stdio_server& server() const noexcept { return server_; }
+
+    /// The end of the server's stderr, when captured (memory tail or file).
+    [[nodiscard]] MCP_LOADTEST_DECL std::string stderr_tail(std::size_t max) const override;
+
+    /// A hint pointing at the server's stderr, for error messages.
+    [[nodiscard]] MCP_LOADTEST_DECL std::string failure_hint() const override;
+
+private:
+    MCP_LOADTEST_DECL void start();
+
+    MCP_LOADTEST_DECL unique_fd open_stderr_file();
+
+    MCP_LOADTEST_DECL void on_write_error(const asio::error_code& ec) override;
+
+    MCP_LOADTEST_DECL void on_read_end(const asio::error_code&) override;
+
+    // ---- stderr pump (capture to memory / tee) ---------------------------
+
+    MCP_LOADTEST_DECL void start_stderr_read();
+
+    MCP_LOADTEST_DECL void on_stderr(const asio::error_code& ec, std::size_t n);
+
+    MCP_LOADTEST_DECL static void write_all(int fd, const char* data, std::size_t n) noexcept;
+
+    // ---- process exit ----------------------------------------------------
+
+    MCP_LOADTEST_DECL std::shared_ptr<stdio_transport> shared_self();
+
+    MCP_LOADTEST_DECL void watch_exit();
+
+    MCP_LOADTEST_DECL void check_exit();
+
+    MCP_LOADTEST_DECL void arm_settle_timer(std::chrono::milliseconds d);
+
+    // The server is gone (exited) or unreachable (stdout closed): fail everything in flight.
+    MCP_LOADTEST_DECL void settle();
+
+    MCP_LOADTEST_DECL asio::awaitable<void> wait_for_exit_or(std::chrono::milliseconds d);
+
+    MCP_LOADTEST_DECL void release_descriptors() noexcept;
+
+    stdio_server server_;
+    asio::posix::stream_descriptor stderr_, pidfd_;
+    asio::steady_timer exit_event_;  // cancelled when the child exits: a one-shot event
+    asio::steady_timer settle_timer_;
+    std::optional<asio::steady_timer> poll_timer_;
+
+    pid_t pid_ = -1;
+    exit_status exit_;
+    bool exited_ = false, reaped_ = false, stdout_eof_ = false;
+    bool settled_ = false, closing_ = false, closed_ = false;
+
+    std::array<char, 8192> stderr_chunk_{};
+    std::string stderr_tail_;
+    unique_fd stderr_file_;
+};
+
+}  // namespace mcp_loadtest::detail
+
+#if defined(MCP_LOADTEST_INCLUDE_IMPL)
+#include <mcp_loadtest/detail/transport/impl/stdio_transport.ipp>
+#endif

@@ -1,0 +1,118 @@
+#!/usr/bin/env python3
+"""detail/ stays layered by subsystem, and the operating system stays in detail/os/.
+
+Reads the #include lines of every header and definition file under
+include/mcp_loadtest/detail/ and fails when a subsystem folder includes one it
+may not (the table in docs/index.md, "Inside detail/"), when the Asio-free
+codecs (wire/, text/) include Asio, or when a file outside detail/os/ touches
+the operating system (OS headers, /proc, pidfds, POSIX calls) without being on
+the list of files still to move behind it. That list only shrinks: a file that
+no longer touches the OS must leave it (the check says so).
+
+    check_detail_layers.py ROOT
+"""
+import glob
+import os
+import re
+import sys
+
+# What each detail/ folder may include of the others ("" is detail/ itself,
+# always allowed). Public headers (the structs the internals fill) are allowed.
+MAY_INCLUDE = {
+    "wire": set(),
+    "text": {"wire"},
+    "os": {"text"},
+    "transport": {"wire", "text", "os", "session"},  # session: only the id table (below)
+    "session": {"wire", "text", "transport"},
+    "engine": {"wire", "text", "session"},
+    "report": {"text"},
+    "detectors": set(),
+    "testing": {"text"},
+}
+# Narrower than a whole folder: transport/ uses one container of session/.
+ONLY = {("transport", "session"): {"detail/session/id_table.hpp"}}
+ASIO_FREE = {"wire", "text"}
+
+OS_TOUCH = re.compile(
+    r"#\s*include\s*<(unistd|dirent|fcntl|spawn|poll|pthread|signal|netdb|windows|winsock2|ws2tcpip|io)\.h>"
+    r"|#\s*include\s*<(sys|netinet|arpa)/"
+    r'|"/proc|pidfd'
+    r"|::(getpid|kill|killpg|waitpid|fork|setsid|sysconf|isatty|fcntl|poll|pipe2?|dup2?|opendir|readlink|getrusage|posix_spawnp?)\("
+    r"|asio::posix::")
+# Files outside detail/os/ that still touch the OS (Linux and POSIX), to move
+# behind detail/os/ (the Windows and macOS work). Paths relative to include/mcp_loadtest/.
+NOT_YET_BEHIND_THE_SEAM = {
+    "detail/engine/impl/live_progress.ipp",
+    "detail/engine/impl/report_assembly.ipp",
+    "detail/engine/live_progress.hpp",
+    "detail/engine/report_assembly.hpp",
+    "detail/engine/trace_writer.hpp",
+    "detail/transport/byte_stream.hpp",
+    "detail/transport/impl/byte_stream.ipp",
+    "detail/transport/impl/net_connect.ipp",
+    "detail/transport/impl/stdio_transport.ipp",
+    "detail/transport/line_transport.hpp",
+    "detail/transport/stdio_transport.hpp",
+    "detail/transport/transport.hpp",
+    "detectors/impl/session_churn.ipp",
+    "detectors/session_churn.hpp",
+    "hang_evidence.hpp",
+    "impl/process_audit.ipp",
+    "process_audit.hpp",
+    "process_sampling.hpp",
+    "report/impl/baseline.ipp",
+    "run_options.hpp",
+}
+INCLUDE = re.compile(r"#\s*include\s*<mcp_loadtest/([\w/]+\.hpp)>")
+
+
+def folder(rel):
+    """The detail/ subsystem of a path relative to include/mcp_loadtest/, "" for detail/ itself, None outside."""
+    parts = rel.split("/")
+    if parts[0] != "detail":
+        return None
+    return parts[1] if len(parts) > 2 and parts[1] != "impl" else ""
+
+
+def main():
+    root = os.path.join(sys.argv[1], "include", "mcp_loadtest")
+    problems = []
+    touching = set()
+    for path in sorted(glob.glob(os.path.join(root, "**", "*.[hi]pp"), recursive=True)):
+        rel = os.path.relpath(path, root).replace(os.sep, "/")
+        text = open(path, encoding="utf-8").read()
+        if OS_TOUCH.search(text) and not rel.startswith("detail/os/"):
+            touching.add(rel)
+            if rel not in NOT_YET_BEHIND_THE_SEAM:
+                line = text[: OS_TOUCH.search(text).start()].count("\n") + 1
+                problems.append(f"{rel}:{line}: touches the operating system outside detail/os/; "
+                                "put that code behind detail/os/ and call it from here")
+        mine = folder(rel)
+        if mine is None or mine == "":
+            continue
+        if mine not in MAY_INCLUDE:
+            problems.append(f"{rel}: detail/{mine}/ is a folder this check does not know; add it to MAY_INCLUDE "
+                            "and to the table in docs/index.md")
+            continue
+        if mine in ASIO_FREE and re.search(r"#\s*include\s*<asio", text):
+            problems.append(f"{rel}: detail/{mine}/ is Asio-free (its codecs are tested without an event loop)")
+        for m in INCLUDE.finditer(text):
+            theirs = folder(m.group(1))
+            if theirs in (None, "", mine):
+                continue
+            allowed = theirs in MAY_INCLUDE[mine]
+            if allowed and (mine, theirs) in ONLY:
+                allowed = m.group(1) in ONLY[(mine, theirs)]
+            if not allowed:
+                problems.append(f"{rel}: detail/{mine}/ may not include {m.group(1)} "
+                                f"(detail/{mine}/ builds on: {', '.join(sorted(MAY_INCLUDE[mine])) or 'nothing of detail/'})")
+    for rel in sorted(NOT_YET_BEHIND_THE_SEAM - touching):
+        problems.append(f"{rel}: no longer touches the operating system; remove it from NOT_YET_BEHIND_THE_SEAM")
+    for p in problems:
+        print(p)
+    print(f"{len(touching)} file(s) outside detail/os/ still touch the operating system")
+    return 1 if problems else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
