@@ -18,7 +18,11 @@ packages=(g++ cmake ninja-build meson pkg-config python3
           # reads its screenshot); HdrHistogram's own Java tools read our .hlog files
           chromium python3-pil libhdrhistogram-java default-jre-headless
           # Clang 16 with libc++: the clang-libcxx and tsan presets, libFuzzer (.ci/fuzz.sh)
-          clang-16 libclang-rt-16-dev libc++-16-dev libc++abi-16-dev)
+          clang-16 libclang-rt-16-dev libc++-16-dev libc++abi-16-dev
+          # Windows: the windows-wine preset cross-builds with MinGW-w64 (its POSIX thread model,
+          # for std::thread) and runs the tests under Wine; `wine` is the launcher on PATH, only
+          # recommended by wine64, which --no-install-recommends leaves out
+          g++-mingw-w64-x86-64-posix wine64 wine)
 command -v npm >/dev/null 2>&1 || packages+=(nodejs npm)
 # Pinned by the package-lock.json files in tests/interop and tests/conformance
 # (the official conformance suite, which brings its own Node 22).
