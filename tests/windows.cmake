@@ -4,7 +4,7 @@
 #
 # Every other test file, and support/doctest_main.cpp, stops at the first POSIX header the
 # library reaches, <sys/syscall.h> in process_audit.hpp: through mcp_loadtest/doctest.hpp,
-# through session_info.hpp -> detail/child_process.hpp (the sessions and transports), or, for
+# through session_info.hpp -> detail/os/child_process.hpp (the sessions and transports), or, for
 # test_histogram.cpp, through load_report.hpp -> leak_detection.hpp -> process_sampling.hpp,
 # whose definitions (impl/process_sampling.ipp) header-only mode includes.
 if(MCP_LOADTEST_SEPARATE_COMPILATION)
