@@ -27,3 +27,4 @@ function(mcp_loadtest_windows_suite target prefix)
 endfunction()
 
 mcp_loadtest_windows_suite(test_wire_formats "wire" test_wire_formats.cpp)
+mcp_loadtest_windows_suite(test_os "os" test_os.cpp)

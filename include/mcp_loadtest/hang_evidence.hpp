@@ -12,6 +12,7 @@
 #pragma once
 
 #include <mcp_loadtest/detail/config.hpp>
+#include <mcp_loadtest/detail/os/platform.hpp>
 
 #include <mcp_loadtest/detail/asio_compat.hpp>
 #include <mcp_loadtest/detail/text/format.hpp>
@@ -30,7 +31,6 @@
 #include <stdexcept>
 #include <string>
 #include <string_view>
-#include <sys/types.h>
 #include <thread>
 #include <type_traits>
 #include <utility>

@@ -14,7 +14,7 @@
 
 #include <mcp_loadtest/detail/config.hpp>
 
-#include <mcp_loadtest/detail/os/procfs.hpp>
+#include <mcp_loadtest/detail/os/process_info.hpp>
 
 #include <algorithm>
 #include <csignal>

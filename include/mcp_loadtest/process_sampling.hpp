@@ -17,6 +17,7 @@
 
 #include <mcp_loadtest/detail/asio_compat.hpp>
 #include <mcp_loadtest/detail/config.hpp>
+#include <mcp_loadtest/detail/os/platform.hpp>
 #include <mcp_loadtest/json.hpp>
 
 #include <algorithm>
@@ -26,7 +27,6 @@
 #include <memory>
 #include <optional>
 #include <string>
-#include <sys/types.h>
 #include <unordered_map>
 #include <utility>
 #include <vector>
@@ -147,7 +147,7 @@ private:
         bool gone = false;
         bool seen = false;             // sampled at least once: the fields below are set
         std::uint64_t start_ticks = 0;
-        std::uint64_t cpu_ticks = 0;
+        std::chrono::nanoseconds cpu_time{};
         clock::time_point last{};
     };
 

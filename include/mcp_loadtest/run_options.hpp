@@ -2,6 +2,7 @@
 #pragma once
 
 #include <mcp_loadtest/client_options.hpp>
+#include <mcp_loadtest/detail/os/platform.hpp>
 #include <mcp_loadtest/detail/session/cancel_moment.hpp>
 #include <mcp_loadtest/leak_detection.hpp>
 #include <mcp_loadtest/report/shard.hpp>
@@ -12,7 +13,6 @@
 #include <filesystem>
 #include <optional>
 #include <string>
-#include <sys/types.h>
 #include <vector>
 
 namespace mcp_loadtest {

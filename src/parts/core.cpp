@@ -30,7 +30,11 @@
 #include <mcp_loadtest/detail/engine/impl/mix_scenario.ipp>
 #include <mcp_loadtest/detail/transport/impl/net_connect.ipp>
 #include <mcp_loadtest/detail/os/impl/process_tree.ipp>
-#include <mcp_loadtest/detail/os/impl/procfs.ipp>
+#include <mcp_loadtest/detail/os/linux/impl/procfs.ipp>
+#include <mcp_loadtest/detail/os/linux/impl/process_info.ipp>
+#include <mcp_loadtest/detail/os/windows/impl/process_info.ipp>
+#include <mcp_loadtest/detail/os/linux/impl/this_thread.ipp>
+#include <mcp_loadtest/detail/os/windows/impl/this_thread.ipp>
 #include <mcp_loadtest/detail/engine/impl/report_assembly.ipp>
 #include <mcp_loadtest/detail/report/impl/report_evidence.ipp>
 #include <mcp_loadtest/detail/transport/impl/send_queue.ipp>

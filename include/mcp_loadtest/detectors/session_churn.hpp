@@ -9,6 +9,7 @@
 #pragma once
 
 #include <mcp_loadtest/detail/config.hpp>
+#include <mcp_loadtest/detail/os/platform.hpp>
 #include <mcp_loadtest/any_server.hpp>
 #include <mcp_loadtest/session.hpp>
 
@@ -21,7 +22,6 @@
 #include <string>
 #include <string_view>
 #include <type_traits>
-#include <unistd.h>
 #include <utility>
 #include <vector>
 

@@ -4,7 +4,7 @@
 
 #include <mcp_loadtest/process_sampling.hpp>
 
-#include <mcp_loadtest/detail/os/procfs.hpp>
+#include <mcp_loadtest/detail/os/process_info.hpp>
 #include <mcp_loadtest/detail/os/process_tree.hpp>
 #include <mcp_loadtest/process_audit.hpp>
 
@@ -218,8 +218,7 @@ MCP_LOADTEST_DECL void process_sampler::sample(state& st, clock::time_point now)
         s.threads = r->threads;
         if (t.seen) {
             const double wall = std::chrono::duration<double>(now - t.last).count();
-            const double cpu = static_cast<double>(r->cpu_ticks - std::min(r->cpu_ticks, t.cpu_ticks)) /
-                               static_cast<double>(detail::clock_ticks_per_second());
+            const double cpu = std::chrono::duration<double>(r->cpu_time - std::min(r->cpu_time, t.cpu_time)).count();
             s.cpu_pct = wall > 0 ? cpu / wall * 100.0 : 0.0;
         }
         // A server's helpers may leave its process group: each tick keeps
@@ -227,7 +226,7 @@ MCP_LOADTEST_DECL void process_sampler::sample(state& st, clock::time_point now)
         process_audit::note_descendants(t.pid);
         t.seen = true;
         t.start_ticks = r->start_ticks;
-        t.cpu_ticks = r->cpu_ticks;
+        t.cpu_time = r->cpu_time;
         t.last = now;
         st.samples.push_back(s);
     }

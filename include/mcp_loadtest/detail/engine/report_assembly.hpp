@@ -10,8 +10,6 @@
 #include <mcp_loadtest/load_report.hpp>
 #include <mcp_loadtest/workload.hpp>
 
-#include <sys/resource.h>
-#include <sys/time.h>
 
 #include <algorithm>
 #include <chrono>
@@ -26,8 +24,6 @@ namespace mcp_loadtest::detail {
 MCP_LOADTEST_DECL std::string iso8601_utc(std::chrono::system_clock::time_point t);
 
 MCP_LOADTEST_DECL std::string make_run_id();
-
-MCP_LOADTEST_DECL std::chrono::nanoseconds process_cpu_time() noexcept;
 
 MCP_LOADTEST_DECL json describe_workload(const workload& load, std::size_t sessions);
 

@@ -28,6 +28,7 @@
 #pragma once
 
 #include <mcp_loadtest/call_result.hpp>
+#include <mcp_loadtest/detail/os/this_thread.hpp>
 #include <mcp_loadtest/detail/text/format.hpp>
 #include <mcp_loadtest/detail/wire/jsonrpc_writer.hpp>
 #include <mcp_loadtest/process_sampling.hpp>
@@ -55,11 +56,6 @@
 #include <utility>
 #include <vector>
 
-#if defined(__linux__)
-#include <sys/resource.h>
-#include <sys/syscall.h>
-#include <unistd.h>
-#endif
 
 namespace mcp_loadtest::detail {
 
@@ -348,7 +344,7 @@ private:
     /// escalated one (own_) until closing_ and nothing is queued.
     void format_loop(formatting& f) {
         const bool idle = &f == &formatter_;
-        if (idle) lower_this_threads_priority();
+        if (idle) lower_this_thread_priority();
         std::unique_lock lock(mutex_);
         for (;;) {
             work_.wait(lock, [&] { return (idle && retiring_) || !queue_.empty() || closing_; });
@@ -373,14 +369,6 @@ private:
         flush(f);
         if (idle) formatter_done_.store(true, std::memory_order_release);
         idle_.notify_all();
-    }
-
-    static void lower_this_threads_priority() noexcept {
-#if defined(__linux__)
-        // Per thread on Linux (a thread id is a PRIO_PROCESS target); failure
-        // leaves the normal priority, which is only slower for the run.
-        (void)::setpriority(PRIO_PROCESS, static_cast<id_t>(::syscall(SYS_gettid)), 19);
-#endif
     }
 
     void format_block(const block& b, formatting& f) noexcept {

@@ -7,7 +7,8 @@
 
 #include <mcp_loadtest/detail/config.hpp>
 
-#include <mcp_loadtest/detail/os/procfs.hpp>
+#include <mcp_loadtest/detail/os/linux/procfs.hpp>
+#include <mcp_loadtest/detail/os/process_info.hpp>
 
 #include <array>
 #include <cstdint>

@@ -9,6 +9,7 @@
 #pragma once
 
 #include <mcp_loadtest/detail/config.hpp>
+#include <mcp_loadtest/detail/os/platform.hpp>
 #include <mcp_loadtest/detail/asio_compat.hpp>
 #include <mcp_loadtest/outcome.hpp>
 #include <mcp_loadtest/session_info.hpp>
@@ -18,7 +19,6 @@
 #include <memory>
 #include <string>
 #include <string_view>
-#include <sys/types.h>
 #include <utility>
 #include <vector>
 

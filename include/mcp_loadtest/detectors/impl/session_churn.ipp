@@ -128,7 +128,7 @@ struct self_usage {
 };
 MCP_LOADTEST_DECL self_usage read_self_usage() noexcept {
     self_usage u;
-    if (const auto r = read_proc(::getpid())) {
+    if (const auto r = read_proc(this_process_id())) {
         u.fds = r->open_fds;
         u.threads = r->threads;
     }

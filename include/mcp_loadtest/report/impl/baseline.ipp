@@ -4,6 +4,7 @@
 
 #include <mcp_loadtest/report/baseline.hpp>
 
+#include <mcp_loadtest/detail/os/process_info.hpp>
 #include <mcp_loadtest/detail/os/machine_info.hpp>
 
 #include <cstdio>
@@ -11,7 +12,6 @@
 #include <ctime>
 #include <fstream>
 #include <sstream>
-#include <unistd.h>
 
 namespace mcp_loadtest {
 
@@ -52,7 +52,7 @@ MCP_LOADTEST_DECL std::filesystem::path resolve_baseline_path(const std::filesys
 MCP_LOADTEST_DECL void write_baseline(const baseline& b, const std::filesystem::path& path) {
     std::error_code ec;
     if (path.has_parent_path()) std::filesystem::create_directories(path.parent_path(), ec);
-    const auto tmp = path.string() + ".tmp-" + std::to_string(::getpid());
+    const auto tmp = path.string() + ".tmp-" + std::to_string(detail::this_process_id());
     {
         std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
         if (!out) throw std::runtime_error("cannot write the baseline " + tmp + ": check that its directory is writable");

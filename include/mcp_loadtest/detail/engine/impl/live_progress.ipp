@@ -4,13 +4,14 @@
 
 #include <mcp_loadtest/detail/engine/live_progress.hpp>
 
+#include <mcp_loadtest/detail/os/process_info.hpp>
+
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <memory>
 #include <string>
 #include <string_view>
-#include <unistd.h>
 
 namespace mcp_loadtest::detail {
 
@@ -33,14 +34,14 @@ MCP_LOADTEST_DECL bool progress_enabled(progress_mode mode, bool stderr_is_termi
 
 MCP_LOADTEST_DECL bool progress_enabled(progress_mode mode) noexcept {
     if (mode == progress_mode::off) return false;
-    return progress_enabled(mode, ::isatty(STDERR_FILENO) == 1, std::getenv("MCP_LOADTEST_PROGRESS"), std::getenv("CI"));
+    return progress_enabled(mode, stderr_is_terminal(), std::getenv("MCP_LOADTEST_PROGRESS"), std::getenv("CI"));
 }
 
 MCP_LOADTEST_DECL live_progress live_progress::start(asio::any_io_executor ex, progress_mode mode, const load_report& report,
                                                      clock::time_point started, std::chrono::nanoseconds total) {
     live_progress p;
     if (!progress_enabled(mode)) return p;
-    p.state_ = std::make_shared<state>(ex, report, started, total, ::isatty(STDERR_FILENO) == 1);
+    p.state_ = std::make_shared<state>(ex, report, started, total, stderr_is_terminal());
     asio::co_spawn(ex, run(p.state_), asio::detached);
     return p;
 }

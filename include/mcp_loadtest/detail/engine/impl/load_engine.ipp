@@ -3,6 +3,8 @@
 #pragma once
 
 #include <mcp_loadtest/detail/engine/load_engine.hpp>
+
+#include <mcp_loadtest/detail/os/process_info.hpp>
 #include <mcp_loadtest/detail/wire/same_text.hpp>
 #include <mcp_loadtest/detail/session/send_request.hpp>
 
@@ -178,7 +180,7 @@ MCP_LOADTEST_DECL asio::awaitable<load_report> load_engine::execute() {
         for (const auto& [session_index, pid] : sampled_processes()) sampler_.add(pid);
         sampler_.start();
     }
-    const auto cpu0 = process_cpu_time();
+    const auto cpu0 = this_process_cpu_time();
     start_ = clock::now();
     const auto wall_start = std::chrono::system_clock::now();  // what merges align by
     report_.started_at = iso8601_utc(wall_start);
@@ -205,7 +207,7 @@ MCP_LOADTEST_DECL asio::awaitable<load_report> load_engine::execute() {
     while (in_flight_ > 0 || cancels_armed_ > 0) co_await idle_.wait_until(clock::time_point::max());
     progress.stop();
     const auto elapsed = clock::now() - start_;
-    const auto cpu = process_cpu_time() - cpu0;
+    const auto cpu = this_process_cpu_time() - cpu0;
     sampler_.stop();
     if (!injected_.empty()) {
         // Replies to cancelled calls, if the server sends them, come about when the call was due.

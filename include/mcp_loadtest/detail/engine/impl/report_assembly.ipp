@@ -4,8 +4,6 @@
 
 #include <mcp_loadtest/detail/engine/report_assembly.hpp>
 
-#include <sys/resource.h>
-#include <sys/time.h>
 
 #include <algorithm>
 #include <chrono>
@@ -31,13 +29,6 @@ MCP_LOADTEST_DECL std::string make_run_id() {
     char buf[40];
     std::snprintf(buf, sizeof buf, "%08x%08x", rd(), rd());
     return buf;
-}
-
-MCP_LOADTEST_DECL std::chrono::nanoseconds process_cpu_time() noexcept {
-    rusage u{};
-    ::getrusage(RUSAGE_SELF, &u);
-    const auto tv = [](const timeval& v) { return std::chrono::seconds(v.tv_sec) + std::chrono::microseconds(v.tv_usec); };
-    return tv(u.ru_utime) + tv(u.ru_stime);
 }
 
 MCP_LOADTEST_DECL json describe_workload(const workload& load, std::size_t sessions) {

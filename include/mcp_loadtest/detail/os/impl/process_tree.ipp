@@ -6,22 +6,6 @@
 
 namespace mcp_loadtest::detail {
 
-MCP_LOADTEST_DECL std::vector<proc_entry> snapshot_processes() {
-    std::vector<proc_entry> out;
-    DIR* dir = ::opendir("/proc");
-    if (!dir) return out;
-    while (const dirent* e = ::readdir(dir)) {
-        char* end = nullptr;
-        const long v = std::strtol(e->d_name, &end, 10);
-        if (end == e->d_name || *end != '\0' || v <= 0) continue;
-        const auto id = read_proc_identity(static_cast<pid_t>(v));
-        if (!id) continue;  // exited meanwhile
-        out.push_back({static_cast<pid_t>(v), id->parent, id->process_group, id->session, id->state, id->start_ticks});
-    }
-    ::closedir(dir);
-    return out;
-}
-
 MCP_LOADTEST_DECL std::vector<proc_entry> process_tree_members(pid_t root, const std::vector<proc_entry>& snapshot) {
     std::vector<proc_entry> out;
     if (root <= 0) return out;
@@ -35,7 +19,7 @@ MCP_LOADTEST_DECL std::vector<proc_entry> process_tree_members(pid_t root, const
         session_members[p.session].push_back(i);
     }
     std::vector<char> taken(snapshot.size(), 0);
-    const pid_t self = ::getpid();
+    const pid_t self = this_process_id();
     std::vector<std::size_t> queue;  // indexes into snapshot, in the order found
     const auto take = [&](std::size_t i) {
         if (taken[i] || snapshot[i].pid == self || snapshot[i].pid == 1) return;
@@ -69,30 +53,6 @@ MCP_LOADTEST_DECL std::vector<pid_t> process_tree(pid_t root) {
     std::vector<pid_t> out;
     for (const auto& p : process_tree_members(root))
         if (!p.dead()) out.push_back(p.pid);
-    return out;
-}
-
-MCP_LOADTEST_DECL std::string command_line(pid_t pid, std::size_t max_chars) {
-    char path[64];
-    std::snprintf(path, sizeof path, "/proc/%d/cmdline", static_cast<int>(pid));
-    // One byte more than is kept, so a longer command line is seen to be cut.
-    std::string buf(max_chars + 1, '\0');
-    const ssize_t len = read_small_file(path, buf.data(), buf.size());
-    std::vector<std::string> args;
-    for (ssize_t i = 0; i < len;) {
-        // Arguments end with a NUL; one cut by the buffer's end may not.
-        args.emplace_back(buf.data() + i, ::strnlen(buf.data() + i, static_cast<std::size_t>(len - i)));
-        i += static_cast<ssize_t>(args.back().size()) + 1;
-    }
-    std::string out = join_command(args, max_chars);
-    if (out.empty()) {
-        std::snprintf(path, sizeof path, "/proc/%d/comm", static_cast<int>(pid));
-        char comm[64];
-        const ssize_t n = read_small_file(path, comm, sizeof comm);
-        if (n > 0) out.assign(comm, static_cast<std::size_t>(n));
-        while (!out.empty() && out.back() == '\n') out.pop_back();
-        if (!out.empty()) out = "[" + out + "]";
-    }
     return out;
 }
 

@@ -11,7 +11,7 @@ namespace command_text {
 inline bool shell_safe(unsigned char c) noexcept {
     if (c >= 0x80) return true;  // UTF-8: no meaning to a shell
     if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9')) return true;
-    return std::string_view("_@%+=:,./-[]").find(static_cast<char>(c)) != std::string_view::npos;
+    return std::string_view("_@%+=:,./\\-[]").find(static_cast<char>(c)) != std::string_view::npos;
 }
 
 inline std::string shell_quoted(std::string_view word) {

@@ -1,89 +1,22 @@
-// Definitions of detail/os/procfs.hpp (header-only: included by it; separate
-// compilation: compiled once by impl/src.hpp).
+// The Linux backend of detail/os/process_info.hpp: /proc.
 #pragma once
 
-#include <mcp_loadtest/detail/os/procfs.hpp>
+#include <mcp_loadtest/detail/os/process_info.hpp>
+
+#if MCP_LOADTEST_OS_LINUX
+
+#include <mcp_loadtest/detail/os/linux/procfs.hpp>
+
+#include <cerrno>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <dirent.h>
+#include <sys/resource.h>
+#include <sys/time.h>
+#include <unistd.h>
 
 namespace mcp_loadtest::detail {
-
-MCP_LOADTEST_DECL long clock_ticks_per_second() noexcept {
-    static const long ticks = [] {
-        const long t = ::sysconf(_SC_CLK_TCK);
-        return t > 0 ? t : 100;
-    }();
-    return ticks;
-}
-
-MCP_LOADTEST_DECL std::uint64_t page_size() noexcept {
-    static const std::uint64_t size = [] {
-        const long s = ::sysconf(_SC_PAGESIZE);
-        return s > 0 ? static_cast<std::uint64_t>(s) : 4096u;
-    }();
-    return size;
-}
-
-MCP_LOADTEST_DECL ssize_t read_small_file(const char* path, char* buf, std::size_t cap) noexcept {
-    const int fd = ::open(path, O_RDONLY | O_CLOEXEC);
-    if (fd < 0) return -1;
-    std::size_t len = 0;
-    while (len < cap) {
-        const ssize_t n = ::read(fd, buf + len, cap - len);
-        if (n < 0) {
-            if (errno == EINTR) continue;
-            const int saved = errno;
-            ::close(fd);
-            errno = saved;
-            return -1;
-        }
-        if (n == 0) break;
-        len += static_cast<std::size_t>(n);
-    }
-    ::close(fd);
-    return static_cast<ssize_t>(len);
-}
-
-MCP_LOADTEST_DECL std::optional<std::uint32_t> count_open_fds(pid_t pid) noexcept {
-    char path[64];
-    std::snprintf(path, sizeof path, "/proc/%d/fd", static_cast<int>(pid));
-    DIR* dir = ::opendir(path);  // glibc opens it close-on-exec
-    if (!dir) {
-        if (errno == EACCES || errno == EPERM) return 0u;
-        return std::nullopt;
-    }
-    std::uint32_t n = 0;
-    while (const dirent* e = ::readdir(dir))
-        if (e->d_name[0] != '.') ++n;
-    ::closedir(dir);
-    return n;
-}
-
-MCP_LOADTEST_DECL bool read_stat_fields(pid_t pid, long long (&field)[25], char& state) noexcept {
-    if (pid <= 0) return false;
-    char path[64];
-    std::snprintf(path, sizeof path, "/proc/%d/stat", static_cast<int>(pid));
-    char buf[1024];  // stat is one line of ~52 numbers; comm is at most 16 bytes
-    const ssize_t len = read_small_file(path, buf, sizeof buf - 1);
-    if (len <= 0) return false;
-    buf[len] = '\0';
-    // "pid (comm) state ppid ..."; comm may contain spaces and ')', so look for the last one.
-    char* p = nullptr;
-    for (ssize_t i = len - 1; i >= 0; --i) {
-        if (buf[i] == ')') {
-            p = buf + i + 1;
-            break;
-        }
-    }
-    if (!p || p[0] != ' ' || p[1] == '\0') return false;
-    state = p[1];
-    p += 2;
-    for (int i = 4; i <= 24; ++i) {
-        char* end = nullptr;
-        field[i] = std::strtoll(p, &end, 10);
-        if (end == p) return false;
-        p = end;
-    }
-    return true;
-}
 
 MCP_LOADTEST_DECL std::optional<proc_identity> read_proc_identity(pid_t pid) noexcept {
     long long field[25] = {};
@@ -152,7 +85,9 @@ MCP_LOADTEST_DECL std::optional<proc_reading> read_proc(pid_t pid) noexcept {
     const auto non_negative = [](long long v) { return v > 0 ? static_cast<std::uint64_t>(v) : 0u; };
 
     proc_reading r;
-    r.cpu_ticks = non_negative(field[14]) + non_negative(field[15]);
+    const std::uint64_t cpu_ticks = non_negative(field[14]) + non_negative(field[15]);
+    r.cpu_time = std::chrono::nanoseconds(static_cast<std::int64_t>(
+        static_cast<double>(cpu_ticks) * 1e9 / static_cast<double>(clock_ticks_per_second())));
     r.threads = static_cast<std::uint32_t>(non_negative(field[20]));
     r.start_ticks = non_negative(field[22]);
     r.rss_bytes = non_negative(field[24]) * page_size();
@@ -162,4 +97,57 @@ MCP_LOADTEST_DECL std::optional<proc_reading> read_proc(pid_t pid) noexcept {
     return r;
 }
 
+MCP_LOADTEST_DECL std::vector<proc_entry> snapshot_processes() {
+    std::vector<proc_entry> out;
+    DIR* dir = ::opendir("/proc");
+    if (!dir) return out;
+    while (const dirent* e = ::readdir(dir)) {
+        char* end = nullptr;
+        const long v = std::strtol(e->d_name, &end, 10);
+        if (end == e->d_name || *end != '\0' || v <= 0) continue;
+        const auto id = read_proc_identity(static_cast<pid_t>(v));
+        if (!id) continue;  // exited meanwhile
+        out.push_back({static_cast<pid_t>(v), id->parent, id->process_group, id->session, id->state, id->start_ticks});
+    }
+    ::closedir(dir);
+    return out;
+}
+
+MCP_LOADTEST_DECL std::string command_line(pid_t pid, std::size_t max_chars) {
+    char path[64];
+    std::snprintf(path, sizeof path, "/proc/%d/cmdline", static_cast<int>(pid));
+    // One byte more than is kept, so a longer command line is seen to be cut.
+    std::string buf(max_chars + 1, '\0');
+    const ssize_t len = read_small_file(path, buf.data(), buf.size());
+    std::vector<std::string> args;
+    for (ssize_t i = 0; i < len;) {
+        // Arguments end with a NUL; one cut by the buffer's end may not.
+        args.emplace_back(buf.data() + i, ::strnlen(buf.data() + i, static_cast<std::size_t>(len - i)));
+        i += static_cast<ssize_t>(args.back().size()) + 1;
+    }
+    std::string out = join_command(args, max_chars);
+    if (out.empty()) {
+        std::snprintf(path, sizeof path, "/proc/%d/comm", static_cast<int>(pid));
+        char comm[64];
+        const ssize_t n = read_small_file(path, comm, sizeof comm);
+        if (n > 0) out.assign(comm, static_cast<std::size_t>(n));
+        while (!out.empty() && out.back() == '\n') out.pop_back();
+        if (!out.empty()) out = "[" + out + "]";
+    }
+    return out;
+}
+
+MCP_LOADTEST_DECL pid_t this_process_id() noexcept { return ::getpid(); }
+
+MCP_LOADTEST_DECL std::chrono::nanoseconds this_process_cpu_time() noexcept {
+    rusage u{};
+    ::getrusage(RUSAGE_SELF, &u);
+    const auto tv = [](const timeval& v) { return std::chrono::seconds(v.tv_sec) + std::chrono::microseconds(v.tv_usec); };
+    return tv(u.ru_utime) + tv(u.ru_stime);
+}
+
+MCP_LOADTEST_DECL bool stderr_is_terminal() noexcept { return ::isatty(STDERR_FILENO) == 1; }
+
 }  // namespace mcp_loadtest::detail
+
+#endif  // MCP_LOADTEST_OS_LINUX
