@@ -248,8 +248,9 @@ MCP_LOADTEST_CASE("fuzz: the campaign stops at its count and time budgets") {
     auto timed = co_await mlt::fuzz(silent, {.budget = 1s, .reply_timeout = 200ms, .schema_mutations = false});
     CHECK(timed.budget_exhausted);
     CHECK(timed.sent < timed.planned);
-    // Bounded: the budget, plus at most one input's reply timeout and liveness ping, plus a restart.
-    CHECK(timed.elapsed < 1s + 3 * 200ms + 2s);
+    // Bounded: the budget, plus at most one input's reply timeout and liveness ping, plus a restart
+    // (a Python server's restart took 2.1 s on a loaded 2-core machine: 4 s are allowed for it).
+    CHECK(timed.elapsed < 1s + 3 * 200ms + 4s);
 }
 
 // ---- strict validation -------------------------------------------------------
