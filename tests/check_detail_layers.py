@@ -37,7 +37,7 @@ OS_TOUCH = re.compile(
     r"#\s*include\s*<(unistd|dirent|fcntl|spawn|poll|pthread|signal|netdb|windows|winsock2|ws2tcpip|io)\.h>"
     r"|#\s*include\s*<(sys|netinet|arpa)/"
     r'|"/proc|pidfd'
-    r"|::(getpid|kill|killpg|waitpid|fork|setsid|sysconf|isatty|fcntl|poll|pipe2?|dup2?|opendir|readlink|getrusage|posix_spawnp?)\("
+    r"|::(getpid|kill|killpg|waitpid|fork|setsid|sysconf|isatty|fcntl|poll|pipe2?|dup2?|opendir|readlink|getrusage|posix_spawnp?|sigabbrev_np|strsignal)\("
     r"|asio::posix::")
 # Files outside detail/os/ that still touch the OS (Linux and POSIX), to move
 # behind detail/os/ (the Windows and macOS work). Paths relative to include/mcp_loadtest/.

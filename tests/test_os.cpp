@@ -4,9 +4,17 @@
 #include <doctest/doctest.h>
 #include <mcp_loadtest/detail/os/process_info.hpp>
 #include <mcp_loadtest/detail/os/process_tree.hpp>
+#include <mcp_loadtest/detail/os/windows_command_line.hpp>
+#if defined(_WIN32)
+#include <mcp_loadtest/detail/os/windows/child_process.hpp>
+
+#include <shellapi.h>  // CommandLineToArgvW: the rules quote_windows_argument() writes for
+#endif
 
 #include <algorithm>
+#include <cctype>
 #include <atomic>
+#include <set>
 #include <chrono>
 #include <cstdlib>
 #include <string>
@@ -122,3 +130,195 @@ TEST_CASE("a child of this process is found by children_of(), the snapshot and t
         std::this_thread::sleep_for(20ms);
     CHECK_FALSE(os::read_proc(child));
 }
+
+// ---- Windows command lines: pure text, checked on every platform ---------------------
+
+TEST_CASE("Windows command lines: arguments quoted by CommandLineToArgvW's rules") {
+    using os::quote_windows_argument;
+    CHECK(quote_windows_argument("abc") == "abc");
+    CHECK(quote_windows_argument("a b") == "\"a b\"");
+    CHECK(quote_windows_argument("") == "\"\"");
+    CHECK(quote_windows_argument("a\"b") == "\"a\\\"b\"");
+    CHECK(quote_windows_argument("a\\b") == "a\\b");                         // backslashes alone stay
+    CHECK(quote_windows_argument("a\\ b\\") == "\"a\\ b\\\\\"");             // doubled before the closing quote
+    CHECK(quote_windows_argument("a\\\\\"b") == "\"a\\\\\\\\\\\"b\"");       // and before an inner quote
+    CHECK(quote_windows_argument(R"(C:\Program Files\)") == R"("C:\Program Files\\")");
+    CHECK(os::windows_command_line({"node", "C:\\srv\\index.js", "--name", "my server"}) ==
+          R"(node C:\srv\index.js --name "my server")");
+}
+
+TEST_CASE("Windows command lines: a .cmd shim runs through cmd.exe, and arguments cmd.exe would read are refused") {
+    CHECK(os::is_batch_file("C:\\bin\\npx.cmd"));
+    CHECK(os::is_batch_file("RUN.BAT"));
+    CHECK_FALSE(os::is_batch_file("node.exe"));
+    const auto line = os::batch_command_line(R"(C:\Windows\System32\cmd.exe)", R"(C:\Program Files\nodejs\npx.cmd)",
+                                             {"-y", "@modelcontextprotocol/server-everything", "a b", "x&y"});
+    REQUIRE(line);
+    CHECK(*line == R"(C:\Windows\System32\cmd.exe /d /s /c ""C:\Program Files\nodejs\npx.cmd" -y )"
+                   R"(@modelcontextprotocol/server-everything "a b" "x&y"")");
+    CHECK_FALSE(os::batch_command_line("cmd.exe", "x.cmd", {"%PATH%"}));
+    CHECK_FALSE(os::batch_command_line("cmd.exe", "x.cmd", {"wow!"}));
+    CHECK_FALSE(os::batch_command_line("cmd.exe", "x.cmd", {"say \"hi\""}));
+    CHECK_FALSE(os::batch_command_line("cmd.exe", "x.cmd", {"two\nlines"}));
+}
+
+TEST_CASE("Windows command lines: a command is found as cmd.exe finds it, through PATH and PATHEXT") {
+    const std::set<std::string> files{R"(C:\bin\npx.cmd)", R"(C:\node\node.exe)", R"(D:\tools\server.EXE)",
+                                      R"(C:\bin\tool.py)"};
+    // Windows' file names are case-insensitive; PATHEXT's extensions are appended as written there.
+    const auto lower = [](std::string s) {
+        for (auto& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+        return s;
+    };
+    const auto is_file = [&](const std::string& p) {
+        return std::any_of(files.begin(), files.end(), [&](const std::string& f) { return lower(f) == lower(p); });
+    };
+    const std::string path = R"(C:\node;;C:\bin\)", pathext = ".COM;.EXE;.BAT;.CMD";
+    CHECK(os::resolve_windows_command("npx", path, pathext, is_file) == std::optional<std::string>(R"(C:\bin\npx.CMD)"));
+    CHECK(os::resolve_windows_command("node", path, pathext, is_file) == std::optional<std::string>(R"(C:\node\node.EXE)"));
+    CHECK(os::resolve_windows_command("node.exe", path, pathext, is_file) ==
+          std::optional<std::string>(R"(C:\node\node.exe)"));
+    CHECK(os::resolve_windows_command(R"(D:\tools\server)", "", pathext, is_file) ==
+          std::optional<std::string>(R"(D:\tools\server.EXE)"));
+    CHECK_FALSE(os::resolve_windows_command("tool.py", path, pathext, is_file));  // not a PATHEXT extension
+    CHECK_FALSE(os::resolve_windows_command("missing", path, pathext, is_file));
+    CHECK_FALSE(os::resolve_windows_command("", path, pathext, is_file));
+}
+
+#if defined(_WIN32)
+// ---- Windows: starting a process tree, and ending it ---------------------------------
+
+namespace {
+
+// Everything `h` (an overlapped pipe end) gives until EOF, or until `bound` passed.
+std::string read_all(HANDLE h, std::chrono::milliseconds bound) {
+    std::string out;
+    os::unique_handle event(::CreateEventW(nullptr, TRUE, FALSE, nullptr));
+    const auto deadline = steady_clock::now() + bound;
+    for (;;) {
+        char buf[4096];
+        OVERLAPPED o{};
+        o.hEvent = event.get();
+        DWORD n = 0;
+        if (!::ReadFile(h, buf, sizeof buf, nullptr, &o) && ::GetLastError() != ERROR_IO_PENDING) break;  // EOF
+        const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - steady_clock::now());
+        if (::WaitForSingleObject(event.get(), static_cast<DWORD>(std::max<long long>(left.count(), 0))) != WAIT_OBJECT_0) {
+            ::CancelIo(h);
+            ::GetOverlappedResult(h, &o, &n, TRUE);
+            break;
+        }
+        if (!::GetOverlappedResult(h, &o, &n, FALSE) || n == 0) break;
+        out.append(buf, n);
+    }
+    return out;
+}
+
+void write_all(HANDLE h, const std::string& text) {
+    os::unique_handle event(::CreateEventW(nullptr, TRUE, FALSE, nullptr));
+    OVERLAPPED o{};
+    o.hEvent = event.get();
+    DWORD n = 0;
+    if (!::WriteFile(h, text.data(), static_cast<DWORD>(text.size()), nullptr, &o) && ::GetLastError() != ERROR_IO_PENDING)
+        return;
+    ::GetOverlappedResult(h, &o, &n, TRUE);
+}
+
+bool exited_within(const os::windows_child& child, std::chrono::milliseconds bound) {
+    return ::WaitForSingleObject(child.process.get(), static_cast<DWORD>(bound.count())) == WAIT_OBJECT_0;
+}
+
+std::filesystem::path fresh_directory(const std::string& name) {
+    const auto dir = std::filesystem::temp_directory_path() /
+                     ("mlt-" + name + "-" + std::to_string(os::this_process_id()) + "-" + std::to_string(std::rand()));
+    std::filesystem::create_directories(dir);
+    return dir;
+}
+
+}  // namespace
+
+TEST_CASE("Windows: CommandLineToArgvW reads back every argument quote_windows_argument() wrote") {
+    const std::vector<std::string> args{"plain", "two words", "", "quote\"inside", "trailing\\", "C:\\Program Files\\",
+                                        "back\\\\\"slashes", "tab\there", "caf\xc3\xa9 \xe6\x97\xa5"};
+    std::vector<std::string> argv{"prog.exe"};
+    argv.insert(argv.end(), args.begin(), args.end());
+    int n = 0;
+    wchar_t** parsed = ::CommandLineToArgvW(os::utf16(os::windows_command_line(argv)).c_str(), &n);
+    REQUIRE(parsed != nullptr);
+    REQUIRE(n == static_cast<int>(argv.size()));
+    for (int i = 1; i < n; ++i) CHECK(os::utf8(parsed[i]) == argv[static_cast<std::size_t>(i)]);
+    ::LocalFree(parsed);
+}
+
+TEST_CASE("Windows: a child's stdout and exit code come through its overlapped pipes") {
+    mcp_loadtest::stdio_server s{"cmd.exe", {"/c", "echo hello"}};
+    auto child = os::spawn_windows_child(s, os::windows_stderr::inherit);
+    CHECK(child.pid > 0);
+    CHECK(read_all(child.stdout_read.get(), 10s) == "hello\r\n");
+    REQUIRE(exited_within(child, 10s));
+    const auto status = os::windows_exit_status(child);
+    CHECK(status.exited);
+    CHECK(status.code == 0);
+}
+
+TEST_CASE("Windows: what is written to a child's stdin reaches it") {
+    mcp_loadtest::stdio_server s{"cmd.exe", {"/q"}};
+    auto child = os::spawn_windows_child(s, os::windows_stderr::discard);
+    write_all(child.stdin_write.get(), "echo from-stdin\r\n");
+    child.stdin_write.reset();  // EOF, as the library's first step of ending a server
+    const std::string out = read_all(child.stdout_read.get(), 10s);
+    MESSAGE(out);
+    CHECK(out.find("from-stdin") != std::string::npos);
+    REQUIRE(exited_within(child, 10s));  // at EOF on its stdin
+    CHECK(os::windows_exit_status(child).exited);
+}
+
+TEST_CASE("Windows: a .cmd shim found on PATH runs through cmd.exe with its arguments") {
+    const auto dir = fresh_directory("shim");
+    {
+        std::FILE* f = std::fopen((dir / "mlt-shim.cmd").string().c_str(), "wb");
+        REQUIRE(f != nullptr);
+        std::fputs("@echo off\r\necho shim [%1] [%~2] [%3]\r\n", f);
+        std::fclose(f);
+    }
+    mcp_loadtest::stdio_server s{"mlt-shim", {"one", "two words", "x&y"}};
+    s.env["PATH"] = dir.string();
+    auto child = os::spawn_windows_child(s, os::windows_stderr::inherit);
+    // %~2 is the argument unquoted; %3 keeps the quotes that kept cmd.exe from reading its &.
+    CHECK(read_all(child.stdout_read.get(), 10s) == "shim [one] [two words] [\"x&y\"]\r\n");
+    REQUIRE(exited_within(child, 10s));
+    CHECK(os::windows_exit_status(child).code == 0);
+    std::error_code ec;
+    std::filesystem::remove_all(dir, ec);
+}
+
+TEST_CASE("Windows: ending the job ends the child and everything it started") {
+    mcp_loadtest::stdio_server s{"cmd.exe", {"/c", "ping -n 30 127.0.0.1 > NUL"}};
+    auto child = os::spawn_windows_child(s, os::windows_stderr::discard);
+    std::vector<mcp_loadtest::pid_t> members;
+    for (const auto deadline = steady_clock::now() + 5s; members.size() < 2 && steady_clock::now() < deadline;) {
+        members = os::windows_job_processes(child);
+        if (members.size() < 2) std::this_thread::sleep_for(20ms);
+    }
+    MESSAGE(members.size() << " process(es) in the job");
+    REQUIRE(members.size() >= 2);  // cmd.exe and the ping it started
+    CHECK(std::find(members.begin(), members.end(), child.pid) != members.end());
+    os::terminate_windows_job(child, 9);
+    REQUIRE(exited_within(child, 10s));
+    CHECK(os::windows_exit_status(child).code == 9);
+    for (const auto deadline = steady_clock::now() + 5s;
+         !os::windows_job_processes(child).empty() && steady_clock::now() < deadline;)
+        std::this_thread::sleep_for(20ms);
+    CHECK(os::windows_job_processes(child).empty());
+    for (auto pid : members) CHECK_FALSE(os::read_proc(pid));
+}
+
+TEST_CASE("Windows: a command that is not found, and a bad working directory, are clear errors") {
+    mcp_loadtest::stdio_server missing{"mlt-no-such-program", {}};
+    CHECK_THROWS_WITH_AS(os::spawn_windows_child(missing, os::windows_stderr::inherit),
+                         doctest::Contains("'mlt-no-such-program' was not found on PATH"), mcp_loadtest::spawn_error);
+    mcp_loadtest::stdio_server elsewhere{"cmd.exe", {"/c", "echo"}};
+    elsewhere.working_dir = "C:\\mlt-no-such-directory";
+    CHECK_THROWS_WITH_AS(os::spawn_windows_child(elsewhere, os::windows_stderr::inherit),
+                         doctest::Contains("does not exist or is not a directory"), mcp_loadtest::spawn_error);
+}
+#endif

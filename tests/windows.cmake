@@ -28,3 +28,4 @@ endfunction()
 
 mcp_loadtest_windows_suite(test_wire_formats "wire" test_wire_formats.cpp)
 mcp_loadtest_windows_suite(test_os "os" test_os.cpp)
+target_link_libraries(test_os PRIVATE shell32)  # CommandLineToArgvW, which the tests check the quoting against

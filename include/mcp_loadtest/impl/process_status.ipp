@@ -4,13 +4,15 @@
 
 #include <mcp_loadtest/process_status.hpp>
 
+#include <mcp_loadtest/detail/os/process_info.hpp>
+
 namespace mcp_loadtest {
 
 MCP_LOADTEST_DECL std::string exit_status::describe() const {
     if (!exited) return "still running";
     if (signal != 0) {
-        const char* name = ::sigabbrev_np(signal);
-        return "killed by signal " + std::to_string(signal) + (name ? std::string(" (SIG") + name + ")" : "");
+        const std::string name = detail::signal_name(signal);
+        return "killed by signal " + std::to_string(signal) + (name.empty() ? "" : " (" + name + ")");
     }
     return "exited with code " + std::to_string(code);
 }

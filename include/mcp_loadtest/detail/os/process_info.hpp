@@ -79,6 +79,10 @@ struct proc_entry {
 /// This process's user + system CPU time so far.
 [[nodiscard]] MCP_LOADTEST_DECL std::chrono::nanoseconds this_process_cpu_time() noexcept;
 
+/// The name of a signal that ended a process ("SIGTERM" for 15); "" where the
+/// system does not name it (and on Windows, which ends processes without signals).
+[[nodiscard]] MCP_LOADTEST_DECL std::string signal_name(int signal);
+
 /// Whether this process's stderr is a terminal (live progress draws only there).
 [[nodiscard]] MCP_LOADTEST_DECL bool stderr_is_terminal() noexcept;
 

@@ -146,6 +146,11 @@ MCP_LOADTEST_DECL std::chrono::nanoseconds this_process_cpu_time() noexcept {
     return tv(u.ru_utime) + tv(u.ru_stime);
 }
 
+MCP_LOADTEST_DECL std::string signal_name(int signal) {
+    const char* name = ::sigabbrev_np(signal);
+    return name ? std::string("SIG") + name : std::string();
+}
+
 MCP_LOADTEST_DECL bool stderr_is_terminal() noexcept { return ::isatty(STDERR_FILENO) == 1; }
 
 }  // namespace mcp_loadtest::detail

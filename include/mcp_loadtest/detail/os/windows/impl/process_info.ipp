@@ -33,8 +33,7 @@ struct times {
 // Creation time and CPU time of a process still running; nullopt when it has
 // exited (its handle may outlive it) or cannot be opened.
 inline std::optional<times> process_times(HANDLE process) noexcept {
-    DWORD code = 0;
-    if (!::GetExitCodeProcess(process, &code) || code != STILL_ACTIVE) return std::nullopt;
+    if (::WaitForSingleObject(process, 0) != WAIT_TIMEOUT) return std::nullopt;  // exited (or unwaitable)
     FILETIME created{}, exited{}, kernel{}, user{};
     if (!::GetProcessTimes(process, &created, &exited, &kernel, &user)) return std::nullopt;
     return times{ticks(created), std::chrono::nanoseconds((ticks(kernel) + ticks(user)) * 100)};
@@ -61,7 +60,7 @@ inline std::vector<entry> every_process() {
 }
 
 inline unique_handle open_for_query(pid_t pid) noexcept {
-    return unique_handle(::OpenProcess(PROCESS_QUERY_LIMITED_INFORMATION, FALSE, static_cast<DWORD>(pid)));
+    return unique_handle(::OpenProcess(PROCESS_QUERY_LIMITED_INFORMATION | SYNCHRONIZE, FALSE, static_cast<DWORD>(pid)));
 }
 
 inline std::uint64_t created_at(pid_t pid) noexcept {
@@ -163,6 +162,8 @@ MCP_LOADTEST_DECL std::chrono::nanoseconds this_process_cpu_time() noexcept {
     const auto t = windows_process_info::process_times(::GetCurrentProcess());
     return t ? t->cpu : std::chrono::nanoseconds(0);
 }
+
+MCP_LOADTEST_DECL std::string signal_name(int) { return {}; }
 
 MCP_LOADTEST_DECL bool stderr_is_terminal() noexcept { return ::_isatty(::_fileno(stderr)) != 0; }
 
