@@ -18,9 +18,15 @@ for pid in filter(str.isdigit, os.listdir("/proc")):
     args = [a.decode(errors="replace") for a in argv if a]
     if not args or int(pid) == os.getpid():
         continue
-    # A server is an interpreter running a script from one of the directories.
+    # A server is an interpreter running a script from one of the directories, or a
+    # program of one of them (the C++ fixture server, and the child it starts).
     interpreter = os.path.basename(args[0]).startswith(("python", "node"))
-    if interpreter and any(a.startswith(d + os.sep) for a in args[1:] for d in dirs):
+    try:
+        program = os.path.realpath(os.readlink(f"/proc/{pid}/exe"))
+    except OSError:  # gone, or not ours to read
+        program = ""
+    if (interpreter and any(a.startswith(d + os.sep) for a in args[1:] for d in dirs)) or \
+            any(program.startswith(d + os.sep) for d in dirs):
         survivors.append(f"pid {pid}: {' '.join(args)}")
 for s in survivors:
     print("SURVIVOR:", s)

@@ -8,6 +8,7 @@
 #include "support/fixtures.hpp"
 #include "support/leak_check.hpp"
 
+#include <algorithm>
 #include <csignal>
 #include <fstream>
 #include <set>
@@ -733,4 +734,181 @@ time.sleep(0.2)
     }
     CHECK(s.protocol_violations().empty());
     co_await s.close();
+}
+
+// ---- the C++ fixture server (fixtures/native/) ---------------------------------------
+// The Python fixtures' misbehaviours from one native program (what the Windows suite will
+// start): each flag must give the library the outcome its Python twin gives.
+
+MCP_LOADTEST_CASE("native fixture: handshake, list_tools, echo, sleep, errors, ping and a graceful close") {
+    auto server = mlt_test::native_fixture();
+    auto s = co_await mlt::connect(server);
+    CHECK(s.protocol_version() == "2025-11-25");
+    CHECK(s.identity().name == "mcp_fixture_server");
+    CHECK(s.identity().capabilities.contains("tools"));
+
+    auto tools = co_await s.list_tools();
+    REQUIRE(tools.ok());
+    CHECK(tools.size() == 2);
+    REQUIRE(tools.find("echo") != nullptr);
+    CHECK(tools.find("echo")->input_schema["required"] == mlt::json::array({"message"}));
+    REQUIRE(tools.find("sleep") != nullptr);
+    CHECK(tools.find("sleep")->input_schema["properties"]["ms"]["type"] == "integer");
+
+    auto echo = co_await s.call_tool("echo", mlt::args("message", "hello \"world\"\n"));
+    MCP_CHECK_OK(echo);
+    CHECK(echo.text() == "hello \"world\"\n");
+    auto slept = co_await s.call_tool("sleep", mlt::args("ms", 50));
+    MCP_CHECK_OK(slept);
+    CHECK(slept.text() == "slept");
+    CHECK(slept.duration >= 50ms);
+
+    auto unknown = co_await s.call_tool("no_such_tool");
+    MCP_CHECK_OUTCOME(unknown, mlt::outcome::tool_error);
+    CHECK(unknown.result()["isError"] == true);
+    auto unknown_method = co_await s.request("no/such/method");
+    MCP_CHECK_OUTCOME(unknown_method, mlt::outcome::protocol_error);
+    CHECK(unknown_method.error_code == -32601);
+    MCP_CHECK_OK(co_await s.ping());
+
+    CHECK(s.protocol_violations().empty());
+    const pid_t pid = s.pid();
+    auto closed = co_await s.close();
+    CHECK(closed.graceful());
+    CHECK(closed.status.code == 0);
+    CHECK_FALSE(process_exists(pid));
+
+    mlt::client_options pinned;
+    pinned.protocol_version = "2024-11-05";
+    auto plain = mlt_test::native_fixture();
+    auto p = co_await mlt::connect(plain, pinned);
+    CHECK(p.protocol_version() == "2024-11-05");
+    co_await p.close();
+}
+
+MCP_LOADTEST_CASE("native fixture: --delay-ms answers concurrent calls concurrently") {
+    auto server = mlt_test::native_fixture({"--delay-ms", "200"});
+    auto s = co_await mlt::connect(server);
+    std::vector<asio::awaitable<mlt::call_result>> calls;
+    for (int i = 0; i < 8; ++i) calls.push_back(s.call_tool("echo", mlt::args("message", std::to_string(i)), {.timeout = 10s}));
+    const auto t0 = std::chrono::steady_clock::now();
+    auto results = co_await mlt::when_all(std::move(calls));
+    const auto took = std::chrono::steady_clock::now() - t0;
+    for (int i = 0; i < 8; ++i) {
+        CAPTURE(i);
+        MCP_CHECK_OK(results[i]);
+        CHECK(results[i].text() == std::to_string(i));
+        CHECK(results[i].duration >= 200ms);
+    }
+    CHECK(took < 1200ms);  // one after another: 8 x 200 ms
+    co_await s.close();
+}
+
+MCP_LOADTEST_CASE("native fixture: --crash-after 2 answers two calls, then the third ends as a crash with code 3") {
+    auto server = mlt_test::native_fixture({"--crash-after", "2"});
+    server.stderr_to = mlt::stderr_mode::capture;
+    auto s = co_await mlt::connect(server);
+    MCP_CHECK_OK(co_await s.call_tool("echo", mlt::args("message", "1")));
+    MCP_CHECK_OK(co_await s.call_tool("echo", mlt::args("message", "2")));
+    const auto t0 = std::chrono::steady_clock::now();
+    auto third = co_await s.call_tool("echo", mlt::args("message", "3"), {.timeout = 30s});
+    CHECK(std::chrono::steady_clock::now() - t0 < 5s);  // far below the 30 s timeout
+    MCP_CHECK_OUTCOME(third, mlt::outcome::crash);
+    CHECK(third.message.find("exited with code 3") != std::string::npos);
+    CHECK(third.message.find("simulated crash") != std::string::npos);  // stderr tail
+    CHECK_FALSE(s.alive());
+    CHECK(s.exit().code == 3);
+    auto closed = co_await s.close();
+    CHECK(closed.ended == mlt::shutdown_result::how::already_exited);
+}
+
+MCP_LOADTEST_CASE("native fixture: --hang-on-call ends the call at its timeout as a hang, and close() still ends it") {
+    auto server = mlt_test::native_fixture({"--hang-on-call"});
+    auto s = co_await mlt::connect(server);
+    const auto t0 = std::chrono::steady_clock::now();
+    auto r = co_await s.call_tool("echo", mlt::args("message", "x"), {.timeout = 300ms});
+    const auto took = std::chrono::steady_clock::now() - t0;
+    MCP_CHECK_OUTCOME(r, mlt::outcome::hang);
+    CHECK(r.duration >= 300ms);
+    CHECK(took < 3s);
+    CHECK(r.message.find("within 300 ms") != std::string::npos);
+    CHECK_FALSE(r.answered());
+    // Unlike hang_on_first_call.py, only the call is stuck: ping still answers, and stdin EOF ends it.
+    MCP_CHECK_OK(co_await s.ping({.timeout = 2s}));
+    const pid_t pid = s.pid();
+    auto closed = co_await s.close();
+    CHECK(closed.graceful());
+    CHECK(closed.took < 3s);
+    CHECK_FALSE(process_exists(pid));
+}
+
+MCP_LOADTEST_CASE("native fixture: --pollute-stdout is reported with its text, as noisy_stdout_server.py is") {
+    auto server = mlt_test::native_fixture({"--pollute-stdout"});
+    auto s = co_await mlt::connect(server);
+    for (int i = 0; i < 3; ++i) MCP_CHECK_OK(co_await s.call_tool("echo", mlt::args("message", "x")));
+    REQUIRE(s.protocol_violations().size() == 1);
+    CHECK(s.protocol_violations()[0].what == mlt::protocol_violation::kind::non_json_line);
+    CHECK(s.protocol_violations()[0].sample == "starting up...");
+    CHECK(s.stats().protocol_violations == 1);
+    co_await s.close();
+}
+
+MCP_LOADTEST_CASE("native fixture: --crlf lines are read as lines, with nothing malformed or in violation") {
+    auto server = mlt_test::native_fixture({"--crlf"});
+    auto s = co_await mlt::connect(server);
+    auto tools = co_await s.list_tools();
+    REQUIRE(tools.ok());
+    CHECK(tools.size() == 2);
+    for (int i = 0; i < 5; ++i) {
+        auto echo = co_await s.call_tool("echo", mlt::args("message", "line " + std::to_string(i)));
+        MCP_CHECK_OK(echo);
+        CHECK(echo.text() == "line " + std::to_string(i));
+    }
+    MCP_CHECK_OK(co_await s.ping());
+    CHECK(s.protocol_violations().empty());
+    CHECK(s.stats().protocol_violations == 0);
+    co_await s.close();
+}
+
+MCP_LOADTEST_CASE("native fixture: --flood sends its log notifications before each tools/call reply") {
+    auto server = mlt_test::native_fixture({"--flood", "5"});
+    auto s = co_await mlt::connect(server);
+    for (int i = 0; i < 3; ++i) MCP_CHECK_OK(co_await s.call_tool("echo", mlt::args("message", "x")));
+    REQUIRE(s.notifications().size() == 15);
+    for (const auto& n : s.notifications()) CHECK(n.method == "notifications/message");
+    CHECK(s.notifications().back().params["data"] == "flood 5 of 5");
+    CHECK(s.protocol_violations().empty());
+    co_await s.close();
+}
+
+MCP_LOADTEST_CASE("native fixture: --spawn-child leaves a child in the server's group, which close() ends with it") {
+    auto server = mlt_test::native_fixture({"--spawn-child"});
+    server.stderr_to = mlt::stderr_mode::capture;
+    auto s = co_await mlt::connect(server);
+    const pid_t pgid = s.pid();
+    // The server logs the child's pid before reading stdin; the stderr tail arrives in its own time.
+    pid_t child = 0;
+    for (const auto until = std::chrono::steady_clock::now() + 5s; child == 0 && std::chrono::steady_clock::now() < until;) {
+        const std::string tail = s.stderr_tail();
+        if (const auto at = tail.find("child pid "); at != std::string::npos) child = static_cast<pid_t>(std::stol(tail.substr(at + 10)));
+        else co_await sleep_for(10ms);
+    }
+    REQUIRE(child > 0);
+    const auto while_open = mlt::process_audit::survivors();
+    const auto found = std::find_if(while_open.begin(), while_open.end(),
+                                    [&](const mlt::audited_process& p) { return p.pid == child; });
+    REQUIRE(found != while_open.end());  // the audit sees what the server left running
+    CHECK(found->process_group == pgid);
+    CHECK(found->escaped_from == 0);
+    CHECK(found->command.find("--sleep-forever") != std::string::npos);
+
+    auto closed = co_await s.close();
+    CHECK(closed.graceful());  // the server itself exits at stdin EOF; the group's SIGKILL takes the child
+    auto survivors = mlt::process_audit::survivors();
+    for (const auto until = std::chrono::steady_clock::now() + 2s; !survivors.empty() && std::chrono::steady_clock::now() < until;) {
+        co_await sleep_for(10ms);
+        survivors = mlt::process_audit::survivors();
+    }
+    for (const auto& p : survivors) CHECK_MESSAGE(false, "survivor: " << p.describe());
+    CHECK(survivors.empty());
 }

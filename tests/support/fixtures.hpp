@@ -1,4 +1,4 @@
-// Locating the bundled fixture servers (fixtures/*.py).
+// Locating the bundled fixture servers (fixtures/*.py, and the C++ one of fixtures/native/).
 #pragma once
 
 #include <mcp_loadtest/server.hpp>
@@ -21,6 +21,17 @@ inline mcp_loadtest::stdio_server fixture(const std::string& script, std::vector
     for (auto& f : flags) s.args.push_back(std::move(f));
     return s;
 }
+
+#ifdef MCP_LOADTEST_NATIVE_FIXTURE
+/// `fixtures/native/mcp_fixture_server <args...>`: the C++ fixture server (no Python;
+/// its flags are listed at the top of its source).
+inline mcp_loadtest::stdio_server native_fixture(std::vector<std::string> args = {}) {
+    mcp_loadtest::stdio_server s;
+    s.command = MCP_LOADTEST_NATIVE_FIXTURE;
+    s.args = std::move(args);
+    return s;
+}
+#endif
 
 #ifdef MCP_LOADTEST_EVERYTHING_JS
 /// True when `npm ci --prefix tests/interop` installed server-everything; use
