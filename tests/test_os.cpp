@@ -227,6 +227,41 @@ bool exited_within(const os::windows_child& child, std::chrono::milliseconds bou
     return ::WaitForSingleObject(child.process.get(), static_cast<DWORD>(bound.count())) == WAIT_OBJECT_0;
 }
 
+// The C++ fixture server (fixtures/native), built beside this test: <build>/fixtures/native/.
+std::filesystem::path native_fixture_exe() {
+    std::wstring self(32768, L'\0');
+    self.resize(::GetModuleFileNameW(nullptr, self.data(), static_cast<DWORD>(self.size())));
+    return std::filesystem::path(self).parent_path().parent_path() / "fixtures" / "native" / "mcp_fixture_server.exe";
+}
+
+// Reads lines from `h` until `count` complete ones came, or `bound` passed.
+std::vector<std::string> read_lines(HANDLE h, std::size_t count, std::chrono::milliseconds bound) {
+    std::vector<std::string> lines;
+    std::string pending;
+    os::unique_handle event(::CreateEventW(nullptr, TRUE, FALSE, nullptr));
+    const auto deadline = steady_clock::now() + bound;
+    while (lines.size() < count) {
+        char buf[4096];
+        OVERLAPPED o{};
+        o.hEvent = event.get();
+        DWORD n = 0;
+        if (!::ReadFile(h, buf, sizeof buf, nullptr, &o) && ::GetLastError() != ERROR_IO_PENDING) break;
+        const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - steady_clock::now());
+        if (::WaitForSingleObject(event.get(), static_cast<DWORD>(std::max<long long>(left.count(), 0))) != WAIT_OBJECT_0) {
+            ::CancelIo(h);
+            ::GetOverlappedResult(h, &o, &n, TRUE);
+            break;
+        }
+        if (!::GetOverlappedResult(h, &o, &n, FALSE) || n == 0) break;
+        pending.append(buf, n);
+        for (std::size_t nl; (nl = pending.find('\n')) != std::string::npos;) {
+            lines.push_back(pending.substr(0, nl + 1));
+            pending.erase(0, nl + 1);
+        }
+    }
+    return lines;
+}
+
 std::filesystem::path fresh_directory(const std::string& name) {
     const auto dir = std::filesystem::temp_directory_path() /
                      ("mlt-" + name + "-" + std::to_string(os::this_process_id()) + "-" + std::to_string(std::rand()));
@@ -320,5 +355,51 @@ TEST_CASE("Windows: a command that is not found, and a bad working directory, ar
     elsewhere.working_dir = "C:\\mlt-no-such-directory";
     CHECK_THROWS_WITH_AS(os::spawn_windows_child(elsewhere, os::windows_stderr::inherit),
                          doctest::Contains("does not exist or is not a directory"), mcp_loadtest::spawn_error);
+}
+TEST_CASE("Windows: an MCP server started through a .cmd shim on PATH answers over its pipes, and its whole tree ends with its job") {
+    const auto server_exe = native_fixture_exe();
+    REQUIRE_MESSAGE(std::filesystem::exists(server_exe), "the C++ fixture server is built beside this test: ", server_exe.string());
+    const auto dir = fresh_directory("npx-like");
+    {
+        // What npm writes for a package's command: a .cmd that runs the real program with every argument.
+        std::FILE* f = std::fopen((dir / "mlt-fixture.cmd").string().c_str(), "wb");
+        REQUIRE(f != nullptr);
+        std::fputs(("@\"" + server_exe.string() + "\" %*\r\n").c_str(), f);
+        std::fclose(f);
+    }
+    mcp_loadtest::stdio_server s{"mlt-fixture", {"--crlf", "--spawn-child"}};
+    s.env["PATH"] = dir.string();
+    auto child = os::spawn_windows_child(s, os::windows_stderr::discard);
+    write_all(child.stdin_write.get(),
+              R"({"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},)"
+              R"("clientInfo":{"name":"test_os","version":"1"}}})" "\n"
+              R"({"jsonrpc":"2.0","method":"notifications/initialized"})" "\n"
+              R"({"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"echo","arguments":{"message":"via a shim"}}})" "\n");
+    const auto lines = read_lines(child.stdout_read.get(), 2, 20s);
+    REQUIRE(lines.size() == 2);
+    CHECK(lines[0].find(R"("protocolVersion":"2025-06-18")") != std::string::npos);
+    CHECK(lines[1].find(R"("text":"via a shim")") != std::string::npos);
+    CHECK(lines[1].ends_with("}\r\n"));  // --crlf: what Python's text-mode stdout writes on Windows
+
+    // The shell, the server and the child it started are all in the job.
+    std::vector<mcp_loadtest::pid_t> members;
+    for (const auto deadline = steady_clock::now() + 5s; members.size() < 3 && steady_clock::now() < deadline;) {
+        members = os::windows_job_processes(child);
+        if (members.size() < 3) std::this_thread::sleep_for(20ms);
+    }
+    MESSAGE(members.size() << " process(es) in the job");
+    CHECK(members.size() >= 3);
+    // EOF on stdin ends the server (and the shell running it); its child sleeps on, in the job.
+    child.stdin_write.reset();
+    CHECK(exited_within(child, 10s));
+    CHECK_FALSE(os::windows_job_processes(child).empty());
+    os::terminate_windows_job(child, 1);
+    for (const auto deadline = steady_clock::now() + 5s;
+         !os::windows_job_processes(child).empty() && steady_clock::now() < deadline;)
+        std::this_thread::sleep_for(20ms);
+    CHECK(os::windows_job_processes(child).empty());
+    for (auto pid : members) CHECK_FALSE(os::read_proc(pid));
+    std::error_code ec;
+    std::filesystem::remove_all(dir, ec);
 }
 #endif

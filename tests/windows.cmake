@@ -28,4 +28,5 @@ endfunction()
 
 mcp_loadtest_windows_suite(test_wire_formats "wire" test_wire_formats.cpp)
 mcp_loadtest_windows_suite(test_os "os" test_os.cpp)
-target_link_libraries(test_os PRIVATE shell32)  # CommandLineToArgvW, which the tests check the quoting against
+target_link_libraries(test_os PRIVATE shell32)
+add_dependencies(test_os mcp_fixture_server)  # its Windows cases start the C++ fixture server  # CommandLineToArgvW, which the tests check the quoting against
