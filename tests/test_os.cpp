@@ -6,7 +6,7 @@
 #include <mcp_loadtest/detail/os/process_tree.hpp>
 #include <mcp_loadtest/detail/os/windows_command_line.hpp>
 #if defined(_WIN32)
-#include <mcp_loadtest/detail/os/windows/child_process.hpp>
+#include <mcp_loadtest/detail/os/windows/spawn.hpp>
 
 #include <shellapi.h>  // CommandLineToArgvW: the rules quote_windows_argument() writes for
 #endif

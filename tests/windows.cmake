@@ -2,14 +2,15 @@
 # only the test files whose library headers compile for Windows today. Included by
 # CMakeLists.txt instead of the rest of it.
 #
-# Every other test file, and support/doctest_main.cpp, stops at the first POSIX header the
-# library reaches, <sys/syscall.h> in process_audit.hpp: through mcp_loadtest/doctest.hpp,
-# through session_info.hpp -> detail/os/child_process.hpp (the sessions and transports), or, for
-# test_histogram.cpp, through load_report.hpp -> leak_detection.hpp -> process_sampling.hpp,
-# whose definitions (impl/process_sampling.ipp) header-only mode includes.
+# Built here: the wire codecs, the OS layer (test_os.cpp) and the stdio path through the public
+# API (test_portable.cpp: spawn through a .cmd shim, calls, timeouts, close, run()). The other
+# test files start Python fixtures or need what does not compile for Windows yet: the network
+# transports (POSIX sockets in detail/transport/byte_stream.hpp and net_connect.ipp), hang
+# evidence (Linux thread states, gdb), baselines (the machine read from /proc), and
+# support/doctest_main.cpp's leak check.
 if(MCP_LOADTEST_SEPARATE_COMPILATION)
   message(FATAL_ERROR "MCP_LOADTEST_SEPARATE_COMPILATION does not build for Windows yet: its parts "
-                      "compile every definition, process_audit's (POSIX) too. Configure it OFF.")
+                      "compile every definition, the network transports' (POSIX sockets) too. Configure it OFF.")
 endif()
 
 add_library(mcp_loadtest_doctest_main STATIC support/doctest_main_windows.cpp)
@@ -28,5 +29,11 @@ endfunction()
 
 mcp_loadtest_windows_suite(test_wire_formats "wire" test_wire_formats.cpp)
 mcp_loadtest_windows_suite(test_os "os" test_os.cpp)
-target_link_libraries(test_os PRIVATE shell32)
-add_dependencies(test_os mcp_fixture_server)  # its Windows cases start the C++ fixture server  # CommandLineToArgvW, which the tests check the quoting against
+target_link_libraries(test_os PRIVATE shell32)  # CommandLineToArgvW, which the tests check the quoting against
+add_dependencies(test_os mcp_fixture_server)  # its Windows cases start the C++ fixture server
+mcp_loadtest_windows_suite(test_portable "portable" test_portable.cpp)
+add_dependencies(test_portable mcp_fixture_server)
+# The fixture's path as the test sees it under Wine, which shows the Unix root as drive Z:
+# (a C string: each backslash doubled).
+string(REPLACE "/" "\\\\" mcp_loadtest_native_fixture_wine "Z:${PROJECT_BINARY_DIR}/fixtures/native/mcp_fixture_server.exe")
+target_compile_definitions(test_portable PRIVATE "MCP_LOADTEST_NATIVE_FIXTURE=\"${mcp_loadtest_native_fixture_wine}\"")

@@ -14,20 +14,14 @@
 
 #include <mcp_loadtest/detail/config.hpp>
 
+#include <mcp_loadtest/detail/os/process_groups.hpp>
 #include <mcp_loadtest/detail/os/process_info.hpp>
 
 #include <algorithm>
-#include <csignal>
 #include <cstdint>
-#include <cstdio>
-#include <dirent.h>
-#include <fstream>
 #include <mutex>
 #include <set>
 #include <string>
-#include <sys/syscall.h>
-#include <sys/types.h>
-#include <unistd.h>
 #include <vector>
 
 namespace mcp_loadtest {
@@ -72,7 +66,7 @@ public:
     /// signals its known descendants outside the group too, each only if it is
     /// still the process that was seen (same pid and start time), and the
     /// whole session of one that made itself a session leader.
-    MCP_LOADTEST_DECL static void signal_escaped(pid_t server, int sig) noexcept;
+    MCP_LOADTEST_DECL static void signal_escaped(pid_t server, detail::end_request how) noexcept;
 
     /// Servers spawned but not yet reaped by the library.
     [[nodiscard]] MCP_LOADTEST_DECL static std::size_t unreaped();
@@ -103,17 +97,12 @@ private:
     // Known escaped descendants still alive: of `server`, or of any server (0).
     MCP_LOADTEST_DECL static std::vector<audited_process> escaped_alive(pid_t server);
 
-    // A pidfd pins the process while its identity is checked, so a pid reused
-    // in between is never signalled.
-    MCP_LOADTEST_DECL static void signal_if_same(const escaped_process& e, int sig) noexcept;
 
     MCP_LOADTEST_DECL static std::mutex& mutex();
     MCP_LOADTEST_DECL static std::set<pid_t>& spawned_groups();
     MCP_LOADTEST_DECL static std::set<pid_t>& live();
 
     MCP_LOADTEST_DECL static std::vector<audited_process> scan(const std::set<pid_t>& groups);
-
-    MCP_LOADTEST_DECL static bool read_stat(const std::string& pid, audited_process& p, pid_t& parent);
 };
 
 }  // namespace mcp_loadtest

@@ -7,7 +7,8 @@
 #include <mcp_loadtest/detail/transport/impl/byte_stream.ipp>
 #include <mcp_loadtest/detail/session/impl/cancel_moment.ipp>
 #include <mcp_loadtest/detail/testing/impl/case_runner.ipp>
-#include <mcp_loadtest/detail/os/impl/child_process.ipp>
+#include <mcp_loadtest/detail/os/linux/impl/child_process.ipp>
+#include <mcp_loadtest/detail/os/windows/impl/child_process.ipp>
 #include <mcp_loadtest/detail/text/impl/command_text.ipp>
 #include <mcp_loadtest/detail/session/impl/completion.ipp>
 #include <mcp_loadtest/detail/testing/impl/current_case.ipp>
@@ -31,11 +32,13 @@
 #include <mcp_loadtest/detail/transport/impl/net_connect.ipp>
 #include <mcp_loadtest/detail/os/impl/process_tree.ipp>
 #include <mcp_loadtest/detail/os/linux/impl/procfs.ipp>
+#include <mcp_loadtest/detail/os/linux/impl/process_groups.ipp>
 #include <mcp_loadtest/detail/os/linux/impl/process_info.ipp>
+#include <mcp_loadtest/detail/os/windows/impl/process_groups.ipp>
 #include <mcp_loadtest/detail/os/windows/impl/process_info.ipp>
 #include <mcp_loadtest/detail/os/linux/impl/this_thread.ipp>
 #include <mcp_loadtest/detail/os/windows/impl/this_thread.ipp>
-#include <mcp_loadtest/detail/os/windows/impl/child_process.ipp>
+#include <mcp_loadtest/detail/os/windows/impl/spawn.ipp>
 #include <mcp_loadtest/detail/os/impl/windows_command_line.ipp>
 #include <mcp_loadtest/detail/engine/impl/report_assembly.ipp>
 #include <mcp_loadtest/detail/report/impl/report_evidence.ipp>
@@ -44,7 +47,10 @@
 #include <mcp_loadtest/detail/session/impl/session_core.ipp>
 #include <mcp_loadtest/detail/session/impl/session_stderr.ipp>
 #include <mcp_loadtest/detail/wire/impl/sha1.ipp>
-#include <mcp_loadtest/detail/os/impl/sigpipe.ipp>
+#include <mcp_loadtest/detail/os/linux/impl/sigpipe.ipp>
+#include <mcp_loadtest/detail/os/linux/impl/utc_time.ipp>
+#include <mcp_loadtest/detail/os/windows/impl/sigpipe.ipp>
+#include <mcp_loadtest/detail/os/windows/impl/utc_time.ipp>
 #include <mcp_loadtest/detail/transport/impl/socket_transport.ipp>
 #include <mcp_loadtest/detail/wire/impl/sse.ipp>
 #include <mcp_loadtest/detail/transport/impl/stdio_transport.ipp>

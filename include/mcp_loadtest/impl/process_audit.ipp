@@ -5,16 +5,21 @@
 #include <mcp_loadtest/process_audit.hpp>
 
 #include <mcp_loadtest/detail/text/command_text.hpp>
+#include <mcp_loadtest/detail/os/process_groups.hpp>
 #include <mcp_loadtest/detail/os/process_tree.hpp>
 
 namespace mcp_loadtest {
 
 namespace detail {
-// read_stat() gives the comm name; a process found keeps its whole command line
-// (a zombie has none: its comm name in brackets, as ps shows it).
-inline void read_whole_command(audited_process& p) {
-    if (auto whole = command_line(p.pid); !whole.empty()) p.command = std::move(whole);
-    else if (!p.command.starts_with('[')) p.command = "[" + p.command + "]";
+// An audited process as the system shows it now; its whole command line (a zombie's
+// is its name in brackets, as ps shows it).
+inline audited_process audited(const group_member& m) {
+    audited_process p;
+    p.pid = m.pid;
+    p.process_group = m.group;
+    p.state = m.state;
+    p.command = command_line(m.pid);
+    return p;
 }
 }  // namespace detail
 
@@ -42,7 +47,7 @@ MCP_LOADTEST_DECL std::vector<audited_process> process_audit::survivors() {
 
 MCP_LOADTEST_DECL bool process_audit::group_alive(pid_t pgid) {
     if (!escaped_alive(pgid).empty()) return true;
-    if (::kill(-pgid, 0) != 0) return false;  // ESRCH: nothing at all left
+    if (!detail::group_exists(pgid)) return false;  // nothing at all left
     return !scan({pgid}).empty();
 }
 
@@ -62,7 +67,7 @@ MCP_LOADTEST_DECL void process_audit::note_descendants(pid_t server) noexcept {
                 if (++visited > max_tree_walk) break;
                 const auto id = detail::read_proc_identity(child);
                 if (!id || id->parent != parent) continue;  // gone, or already reparented
-                if (id->process_group != server) found.push_back({child, id->start_ticks, server});
+                if (detail::left_group(*id, server)) found.push_back({child, id->start_ticks, server});
                 to_visit.push_back(child);
             }
         }
@@ -81,7 +86,7 @@ MCP_LOADTEST_DECL void process_audit::note_descendants(pid_t server) noexcept {
     }
 }
 
-MCP_LOADTEST_DECL void process_audit::signal_escaped(pid_t server, int sig) noexcept {
+MCP_LOADTEST_DECL void process_audit::signal_escaped(pid_t server, detail::end_request how) noexcept {
     try {
         std::vector<escaped_process> mine;
         {
@@ -89,7 +94,7 @@ MCP_LOADTEST_DECL void process_audit::signal_escaped(pid_t server, int sig) noex
             for (const auto& e : escaped())
                 if (e.server == server) mine.push_back(e);
         }
-        for (const auto& e : mine) signal_if_same(e, sig);
+        for (const auto& e : mine) detail::end_process_if_same(e.pid, e.start_ticks, how);
     } catch (...) {
     }
 }
@@ -143,33 +148,11 @@ MCP_LOADTEST_DECL std::vector<audited_process> process_audit::escaped_alive(pid_
     for (const auto& e : candidates) {
         detail::proc_identity id;
         if (!same_and_alive(e, &id)) continue;
-        audited_process p;
-        pid_t parent = 0;
-        if (!read_stat(std::to_string(e.pid), p, parent)) continue;
+        audited_process p = detail::audited({e.pid, id.parent, id.process_group, id.state});
         p.escaped_from = e.server;
-        detail::read_whole_command(p);
         out.push_back(std::move(p));
     }
     return out;
-}
-
-MCP_LOADTEST_DECL void process_audit::signal_if_same(const escaped_process& e, int sig) noexcept {
-#if defined(SYS_pidfd_open) && defined(SYS_pidfd_send_signal)
-    const long fd = ::syscall(SYS_pidfd_open, e.pid, 0);
-    if (fd < 0) return;  // gone
-    detail::proc_identity id;
-    if (same_and_alive(e, &id)) {
-        ::syscall(SYS_pidfd_send_signal, static_cast<int>(fd), sig, nullptr, 0);
-        // A session leader's session holds only its own descendants: signal them all.
-        if (id.session == e.pid && id.process_group == e.pid) ::kill(-e.pid, sig);
-    }
-    ::close(static_cast<int>(fd));
-#else
-    detail::proc_identity id;
-    if (!same_and_alive(e, &id)) return;
-    ::kill(e.pid, sig);
-    if (id.session == e.pid && id.process_group == e.pid) ::kill(-e.pid, sig);
-#endif
 }
 
 MCP_LOADTEST_DECL std::mutex& process_audit::mutex() {
@@ -189,43 +172,8 @@ MCP_LOADTEST_DECL std::set<pid_t>& process_audit::live() {
 
 MCP_LOADTEST_DECL std::vector<audited_process> process_audit::scan(const std::set<pid_t>& groups) {
     std::vector<audited_process> out;
-    if (groups.empty()) return out;
-    DIR* dir = ::opendir("/proc");
-    if (!dir) return out;
-    const pid_t self = ::getpid();
-    while (dirent* e = ::readdir(dir)) {
-        const std::string name = e->d_name;
-        if (name.empty() || !std::all_of(name.begin(), name.end(), [](char c) { return c >= '0' && c <= '9'; }))
-            continue;
-        audited_process p;
-        pid_t parent = 0;
-        if (!read_stat(name, p, parent)) continue;
-        if (!groups.count(p.process_group)) continue;
-        if (p.state == 'Z' && parent != self) continue;  // dead, its reaper is someone else
-        detail::read_whole_command(p);
-        out.push_back(p);
-    }
-    ::closedir(dir);
+    for (const auto& m : detail::members_of_groups(groups)) out.push_back(detail::audited(m));
     return out;
-}
-
-MCP_LOADTEST_DECL bool process_audit::read_stat(const std::string& pid, audited_process& p, pid_t& parent) {
-    std::ifstream f("/proc/" + pid + "/stat");
-    std::string line;
-    if (!std::getline(f, line)) return false;
-    // pid (comm) state ppid pgrp ...; comm may contain spaces and ')'.
-    const auto open = line.find('(');
-    const auto close = line.rfind(')');
-    if (open == std::string::npos || close == std::string::npos || close + 2 >= line.size()) return false;
-    p.pid = static_cast<pid_t>(std::stol(line.substr(0, open)));
-    p.command = line.substr(open + 1, close - open - 1);
-    int ppid = 0, pgrp = 0;
-    char state = '?';
-    if (std::sscanf(line.c_str() + close + 2, "%c %d %d", &state, &ppid, &pgrp) != 3) return false;
-    p.state = state;
-    parent = static_cast<pid_t>(ppid);
-    p.process_group = pgrp;
-    return true;
 }
 
 }  // namespace mcp_loadtest

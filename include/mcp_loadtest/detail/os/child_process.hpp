@@ -1,103 +1,66 @@
-// Spawning, watching, signalling and reaping a server process (POSIX).
+// Spawning, watching, ending and reaping a server process, on every system.
 //
-// Standalone Asio has no process class. A child is started with posix_spawnp
-// in a new process group (so signals reach its own children too), with
-// close-on-exec pipes, and watched through a pidfd, which becomes readable the
-// moment the child exits without reaping it.
+// A server is started as the leader of a group of its own (a POSIX process
+// group, a Windows Job Object; process_groups.hpp), with its stdin and stdout
+// on pipes, so that ending it ends everything it started. Its exit is watched
+// without reaping it (a pidfd on Linux, the process handle on Windows), so its
+// pid, and so its group's id, stay reserved until reap().
 #pragma once
 
 #include <mcp_loadtest/detail/config.hpp>
 
+#include <mcp_loadtest/detail/os/native_handle.hpp>
+#include <mcp_loadtest/detail/os/process_groups.hpp>
 #include <mcp_loadtest/process_audit.hpp>
 #include <mcp_loadtest/process_status.hpp>
 #include <mcp_loadtest/server.hpp>
 
-#include <cerrno>
 #include <chrono>
-#include <csignal>
-#include <cstring>
-#include <fcntl.h>
-#include <filesystem>
-#include <optional>
-#include <spawn.h>
-#include <stdexcept>
 #include <string>
-#include <sys/syscall.h>
-#include <sys/types.h>
-#include <sys/wait.h>
-#include <thread>
-#include <unistd.h>
-#include <utility>
-#include <vector>
-
-extern char** environ;
 
 namespace mcp_loadtest::detail {
 
-/// An owned file descriptor.
-class unique_fd {
-public:
-    unique_fd() = default;
-    explicit unique_fd(int fd) noexcept : fd_(fd) {}
-    unique_fd(unique_fd&& o) noexcept : fd_(o.release()) {}
-    MCP_LOADTEST_DECL unique_fd& operator=(unique_fd&& o) noexcept;
-    unique_fd(const unique_fd&) = delete;
-    unique_fd& operator=(const unique_fd&) = delete;
-    ~unique_fd() { reset(); }
-    [[nodiscard]] int get() const noexcept { return fd_; }
-    [[nodiscard]] explicit operator bool() const noexcept { return fd_ >= 0; }
-    int release() noexcept { return std::exchange(fd_, -1); }
-    MCP_LOADTEST_DECL void reset(int fd = -1) noexcept;
-
-private:
-    int fd_ = -1;
+/// Where the child's stderr goes.
+enum class child_stderr {
+    inherit,  ///< this process's stderr
+    discard,  ///< nowhere
+    pipe,     ///< a pipe this process reads (spawned_child::stderr_read)
+    file,     ///< the file stdio_server::stderr_path, truncated (its folder created)
 };
 
-struct pipe_pair {
-    unique_fd read_end, write_end;
-};
-
-MCP_LOADTEST_DECL pipe_pair make_pipe();
-
-MCP_LOADTEST_DECL int open_pidfd(pid_t pid) noexcept;
-
-/// The spawned child: its pid (also its process group id) and its pipes.
+/// The spawned child: its pid (also its group's id) and this side's ends.
 struct spawned_child {
     pid_t pid = -1;
-    unique_fd stdin_write;   // we write requests here
-    unique_fd stdout_read;   // we read replies here
-    unique_fd stderr_read;   // only for capture-to-memory and tee
-    unique_fd pidfd;         // readable when the child exits; may be absent on old kernels
+    unique_native stdin_write;  ///< requests are written here
+    unique_native stdout_read;  ///< replies are read here
+    unique_native stderr_read;  ///< with child_stderr::pipe only
+    unique_native exit_handle;  ///< becomes ready when it exits (exit_watcher); may be absent (old Linux kernels)
 };
 
-MCP_LOADTEST_DECL std::string describe_spawn_errno(int err, const stdio_server& server);
-
-/// Builds "KEY=VALUE" strings: the inherited environment with overrides applied.
-MCP_LOADTEST_DECL std::vector<std::string> build_environment(const stdio_server& server);
-
 /// Starts `server`. Throws spawn_error with an actionable message on failure.
-/// `stderr_fd` is the fd to give the child as fd 2 (-1: inherit ours).
-MCP_LOADTEST_DECL spawned_child spawn_child(const stdio_server& server, int stderr_fd);
+[[nodiscard]] MCP_LOADTEST_DECL spawned_child spawn_child(const stdio_server& server, child_stderr err);
 
-/// Exit status without reaping (the pid, and so the process group id, stays
-/// reserved until reap()).
-MCP_LOADTEST_DECL exit_status peek_exit(pid_t pid) noexcept;
+/// Exit status without reaping (the pid, and so the group's id, stays reserved until reap()).
+[[nodiscard]] MCP_LOADTEST_DECL exit_status peek_exit(pid_t pid) noexcept;
 
-/// Signals every process in the child's group, and the server's known
-/// descendants that left the group (setsid()): their tree is read first, while
-/// the server may still live. ESRCH (group gone) is fine.
-MCP_LOADTEST_DECL void signal_group(pid_t pgid, int sig) noexcept;
+/// Asks every process of the child's group to end, and the server's known
+/// descendants that left the group (read first, while the server may still live).
+MCP_LOADTEST_DECL void signal_group(pid_t pgid, end_request how) noexcept;
 
-/// SIGKILLs the group's stragglers (and the escaped descendants the audit
-/// knows of) and reaps the (already exited) leader.
+/// Kills the group's stragglers (and the escaped descendants the audit knows of)
+/// and reaps the (already exited) leader.
 MCP_LOADTEST_DECL void reap(pid_t pid) noexcept;
 
-/// Last resort, without an event loop (destructors): SIGKILL the group and reap,
-/// waiting at most `bound` for the kernel to deliver the kill.
+/// Last resort, without an event loop (destructors): kill the group and reap,
+/// waiting at most `bound` for the system to deliver the kill.
 MCP_LOADTEST_DECL exit_status kill_and_reap_now(pid_t pid, std::chrono::milliseconds bound) noexcept;
+
+/// Kills one process at once, as a crash would (session churn's interruption).
+MCP_LOADTEST_DECL void kill_process(pid_t pid) noexcept;
 
 }  // namespace mcp_loadtest::detail
 
 #if defined(MCP_LOADTEST_INCLUDE_IMPL)
-#include <mcp_loadtest/detail/os/impl/child_process.ipp>
+#include <mcp_loadtest/detail/os/linux/impl/child_process.ipp>
+#include <mcp_loadtest/detail/os/windows/impl/child_process.ipp>
 #endif

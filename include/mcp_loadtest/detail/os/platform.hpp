@@ -34,4 +34,14 @@ using pid_t = int;
 using ::pid_t;
 #endif
 
+namespace detail {
+#if MCP_LOADTEST_OS_WINDOWS
+using native_handle = void*;  ///< a HANDLE
+inline constexpr native_handle invalid_native_handle = nullptr;
+#else
+using native_handle = int;  ///< a file descriptor
+inline constexpr native_handle invalid_native_handle = -1;
+#endif
+}  // namespace detail
+
 }  // namespace mcp_loadtest

@@ -4,8 +4,7 @@
 
 #include <mcp_loadtest/detail/config.hpp>
 
-#include <csignal>
-#include <mutex>
+#include <mcp_loadtest/detail/os/platform.hpp>
 
 namespace mcp_loadtest::detail {
 
@@ -14,5 +13,6 @@ MCP_LOADTEST_DECL void ignore_sigpipe_once();
 }  // namespace mcp_loadtest::detail
 
 #if defined(MCP_LOADTEST_INCLUDE_IMPL)
-#include <mcp_loadtest/detail/os/impl/sigpipe.ipp>
+#include <mcp_loadtest/detail/os/linux/impl/sigpipe.ipp>
+#include <mcp_loadtest/detail/os/windows/impl/sigpipe.ipp>
 #endif

@@ -3,7 +3,7 @@
 // rules), the line cmd.exe needs to run a .cmd/.bat shim (npx, uvx and npm are
 // such shims), and a command looked up the way a shell does (PATH, PATHEXT).
 // No Windows header: compiled and tested everywhere; the Windows backend
-// (windows/impl/child_process.ipp) uses it.
+// (windows/impl/spawn.ipp) uses it.
 #pragma once
 
 #include <mcp_loadtest/detail/config.hpp>

@@ -7,6 +7,7 @@
 
 #include <mcp_loadtest/detail/config.hpp>
 
+#include <mcp_loadtest/detail/os/pipe_stream.hpp>
 #include <mcp_loadtest/detail/transport/send_queue.hpp>
 #include <mcp_loadtest/detail/transport/transport.hpp>
 
@@ -14,7 +15,6 @@
 #include <cstring>
 #include <string>
 #include <string_view>
-#include <sys/socket.h>
 #include <vector>
 
 namespace mcp_loadtest::detail {
@@ -30,9 +30,9 @@ protected:
           queue_(max_send_queue) {}
 
     // A bidirectional descriptor (socket) is used for both directions.
-    MCP_LOADTEST_DECL void start_io(int read_fd, int write_fd);
+    MCP_LOADTEST_DECL void start_io(native_handle read_end, native_handle write_end);
 
-    asio::posix::stream_descriptor& writer() { return write_end_.is_open() ? write_end_ : read_end_; }
+    pipe_stream& writer() { return write_end_.is_open() ? write_end_ : read_end_; }
 
     MCP_LOADTEST_DECL void write(std::string_view bytes);
 
@@ -71,7 +71,7 @@ private:
     MCP_LOADTEST_DECL void keep_oversized_tail(std::string_view more);
     static constexpr std::size_t tail_kept = 1024;
 
-    asio::posix::stream_descriptor read_end_, write_end_;
+    pipe_stream read_end_, write_end_;
     std::size_t max_message_size_;
 
     send_queue queue_;

@@ -1,24 +1,26 @@
-// The stdio transport: a child process in its own process group, JSON-RPC
-// lines on its stdin/stdout, stderr captured as configured, exit seen through
-// a pidfd, and a bounded shutdown (close stdin, SIGTERM, SIGKILL, reap).
+// The stdio transport: a child process leading a group of its own, JSON-RPC
+// lines on its stdin/stdout, stderr captured as configured, its exit watched
+// as it happens, and a bounded shutdown in three steps (close stdin; ask its
+// group to end: SIGTERM, or a console break on Windows; kill the group), then
+// reap. The operating system is reached through detail/os/.
 #pragma once
 
 #include <mcp_loadtest/detail/config.hpp>
 
-#include <mcp_loadtest/detail/os/child_process.hpp>
 #include <mcp_loadtest/detail/clock.hpp>
-#include <mcp_loadtest/detail/transport/line_transport.hpp>
+#include <mcp_loadtest/detail/os/child_process.hpp>
+#include <mcp_loadtest/detail/os/pipe_stream.hpp>
 #include <mcp_loadtest/detail/os/sigpipe.hpp>
+#include <mcp_loadtest/detail/transport/line_transport.hpp>
 #include <mcp_loadtest/detail/text/truncate_for_message.hpp>
 #include <mcp_loadtest/process_audit.hpp>
 #include <mcp_loadtest/server.hpp>
 
 #include <algorithm>
 #include <array>
-#include <csignal>
-#include <cstring>
-#include <fcntl.h>
+#include <cstdio>
 #include <filesystem>
+#include <fstream>
 #include <optional>
 #include <string>
 #include <thread>
@@ -31,7 +33,7 @@ public:
         : line_transport(ex, server.max_message_size, server.max_send_queue),
           server_(std::move(server)),
           stderr_(ex_),
-          pidfd_(ex_),
+          exit_watch_(ex_),
           exit_event_(ex_),
           settle_timer_(ex_) {}
 
@@ -60,7 +62,7 @@ public:
 private:
     MCP_LOADTEST_DECL void start();
 
-    MCP_LOADTEST_DECL unique_fd open_stderr_file();
+    MCP_LOADTEST_DECL void open_stderr_file();
 
     MCP_LOADTEST_DECL void on_write_error(const asio::error_code& ec) override;
 
@@ -71,8 +73,6 @@ private:
     MCP_LOADTEST_DECL void start_stderr_read();
 
     MCP_LOADTEST_DECL void on_stderr(const asio::error_code& ec, std::size_t n);
-
-    MCP_LOADTEST_DECL static void write_all(int fd, const char* data, std::size_t n) noexcept;
 
     // ---- process exit ----------------------------------------------------
 
@@ -92,7 +92,8 @@ private:
     MCP_LOADTEST_DECL void release_descriptors() noexcept;
 
     stdio_server server_;
-    asio::posix::stream_descriptor stderr_, pidfd_;
+    pipe_stream stderr_;
+    exit_watcher exit_watch_;
     asio::steady_timer exit_event_;  // cancelled when the child exits: a one-shot event
     asio::steady_timer settle_timer_;
     std::optional<asio::steady_timer> poll_timer_;
@@ -104,7 +105,7 @@ private:
 
     std::array<char, 8192> stderr_chunk_{};
     std::string stderr_tail_;
-    unique_fd stderr_file_;
+    std::ofstream stderr_file_;  // tee to a file: the pump writes it
 };
 
 }  // namespace mcp_loadtest::detail

@@ -4,6 +4,7 @@
 
 #include <mcp_loadtest/detectors/session_churn.hpp>
 
+#include <mcp_loadtest/detail/os/child_process.hpp>
 #include <mcp_loadtest/detail/text/command_text.hpp>
 #include <mcp_loadtest/detail/text/format.hpp>
 #include <mcp_loadtest/detail/owned_coroutine.hpp>
@@ -13,13 +14,11 @@
 
 #include <algorithm>
 #include <chrono>
-#include <csignal>
 #include <cstdint>
 #include <optional>
 #include <stdexcept>
 #include <string>
 #include <string_view>
-#include <unistd.h>
 #include <utility>
 #include <variant>
 #include <vector>
@@ -340,7 +339,7 @@ struct churn_job {
         asio::error_code ec;
         co_await pause.async_wait(asio::redirect_error(asio::use_awaitable, ec));
         if (o.interrupt == churn_interruption::kill_mid_call) {
-            if (s->pid() > 0 && s->alive()) ::kill(s->pid(), SIGKILL);
+            if (s->pid() > 0 && s->alive()) kill_process(s->pid());
         } else {
             co_await s->close();
         }

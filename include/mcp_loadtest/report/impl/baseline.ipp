@@ -5,6 +5,7 @@
 #include <mcp_loadtest/report/baseline.hpp>
 
 #include <mcp_loadtest/detail/os/process_info.hpp>
+#include <mcp_loadtest/detail/os/utc_time.hpp>
 #include <mcp_loadtest/detail/os/machine_info.hpp>
 
 #include <cstdio>
@@ -186,8 +187,7 @@ MCP_LOADTEST_DECL measurement_environment measurement_environment::current() {
 MCP_LOADTEST_DECL baseline baseline::of(const load_report& r) {
     baseline b;
     const auto now = std::chrono::system_clock::to_time_t(std::chrono::system_clock::now());
-    std::tm tm{};
-    ::gmtime_r(&now, &tm);
+    const std::tm tm = detail::utc_calendar(now);
     char buf[32];
     std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
     b.created_at = buf;

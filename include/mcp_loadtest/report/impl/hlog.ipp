@@ -3,6 +3,8 @@
 #pragma once
 
 #include <mcp_loadtest/histogram.hpp>
+
+#include <mcp_loadtest/detail/os/utc_time.hpp>
 #include <mcp_loadtest/report/hlog.hpp>
 
 #include <cstdint>
@@ -29,8 +31,7 @@ MCP_LOADTEST_DECL std::string to_hlog(const load_report& report) {
         const std::int64_t ms = report.started_at_unix_ns / 1'000'000;
         std::snprintf(line, sizeof line, "%lld.%03lld", static_cast<long long>(ms / 1000), static_cast<long long>(ms % 1000));
         const std::time_t seconds = static_cast<std::time_t>(ms / 1000);
-        std::tm tm{};
-        ::gmtime_r(&seconds, &tm);
+        const std::tm tm = detail::utc_calendar(seconds);
         char date[32];
         std::strftime(date, sizeof date, "%Y-%m-%dT%H:%M:%SZ", &tm);
         out += std::string("#[StartTime: ") + line + " (seconds since epoch), " + date + "]\n";

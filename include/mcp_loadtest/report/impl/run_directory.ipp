@@ -4,6 +4,8 @@
 
 #include <mcp_loadtest/report/run_directory.hpp>
 
+#include <mcp_loadtest/detail/os/utc_time.hpp>
+
 namespace mcp_loadtest {
 
 MCP_LOADTEST_DECL std::filesystem::path run_root(const std::filesystem::path& root) {
@@ -23,8 +25,7 @@ MCP_LOADTEST_DECL bool run_directories_switched_off() {
 
 MCP_LOADTEST_DECL std::string utc_stamp(std::chrono::system_clock::time_point t) {
     const std::time_t s = std::chrono::system_clock::to_time_t(t);
-    std::tm tm{};
-    ::gmtime_r(&s, &tm);
+    const std::tm tm = detail::utc_calendar(s);
     char buf[32];
     std::strftime(buf, sizeof buf, "%Y%m%dT%H%M%SZ", &tm);
     return buf;

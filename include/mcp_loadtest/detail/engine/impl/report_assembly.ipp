@@ -4,6 +4,8 @@
 
 #include <mcp_loadtest/detail/engine/report_assembly.hpp>
 
+#include <mcp_loadtest/detail/os/utc_time.hpp>
+
 
 #include <algorithm>
 #include <chrono>
@@ -17,8 +19,7 @@ namespace mcp_loadtest::detail {
 
 MCP_LOADTEST_DECL std::string iso8601_utc(std::chrono::system_clock::time_point t) {
     const std::time_t tt = std::chrono::system_clock::to_time_t(t);
-    std::tm tm{};
-    ::gmtime_r(&tt, &tm);
+    const std::tm tm = detail::utc_calendar(tt);
     char buf[32];
     std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
     return buf;

@@ -4,35 +4,36 @@
 
 #include <mcp_loadtest/detail/os/atomic_file.hpp>
 
+#include <mcp_loadtest/detail/os/process_info.hpp>
+
 #include <atomic>
 #include <cerrno>
-#include <cstdio>
 #include <cstring>
+#include <fstream>
 #include <stdexcept>
-#include <unistd.h>
 
 namespace mcp_loadtest::detail {
 
 MCP_LOADTEST_DECL std::filesystem::path temporary_sibling(const std::filesystem::path& target) {
     static std::atomic<unsigned> counter{0};
     auto tmp = target;
-    tmp += ".tmp-" + std::to_string(::getpid()) + "-" + std::to_string(counter++);
+    tmp += ".tmp-" + std::to_string(this_process_id()) + "-" + std::to_string(counter++);
     return tmp;
 }
 
 MCP_LOADTEST_DECL void write_file_atomically(const std::filesystem::path& target, std::string_view text) {
     const auto tmp = temporary_sibling(target);
-    std::FILE* f = std::fopen(tmp.c_str(), "wb");
+    std::ofstream f(tmp, std::ios::binary | std::ios::trunc);
     if (!f)
         throw std::runtime_error("cannot create '" + tmp.string() + "': " + std::strerror(errno) +
                                  ". Check that the directory exists and is writable.");
-    const bool written = std::fwrite(text.data(), 1, text.size(), f) == text.size();
-    const int write_errno = errno;
-    const bool closed = std::fclose(f) == 0;
-    if (!written || !closed) {
+    f.write(text.data(), static_cast<std::streamsize>(text.size()));
+    f.close();
+    if (!f) {
+        const int write_errno = errno;
         std::error_code ignored;
         std::filesystem::remove(tmp, ignored);
-        throw std::runtime_error("cannot write '" + tmp.string() + "': " + std::strerror(written ? errno : write_errno) +
+        throw std::runtime_error("cannot write '" + tmp.string() + "': " + std::strerror(write_errno) +
                                  " (is the disk full?)");
     }
     std::error_code ec;

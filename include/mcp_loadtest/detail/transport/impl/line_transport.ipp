@@ -6,13 +6,11 @@
 
 namespace mcp_loadtest::detail {
 
-MCP_LOADTEST_DECL void line_transport::start_io(int read_fd, int write_fd) {
-    read_end_.assign(read_fd);
-    if (write_fd >= 0 && write_fd != read_fd) write_end_.assign(write_fd);
+MCP_LOADTEST_DECL void line_transport::start_io(native_handle read_end, native_handle write_end) {
+    read_end_.assign(read_end);
+    if (write_end != invalid_native_handle && write_end != read_end) write_end_.assign(write_end);
     // flush(true) tries a write in place first: it must fail with would_block, not wait.
-    asio::error_code ec;
-    writer().non_blocking(true, ec);
-    write_in_place_ = !ec;
+    write_in_place_ = enable_write_now(writer());
     read_buffer_.resize(64 * 1024);
     start_read();
 }
@@ -38,7 +36,7 @@ MCP_LOADTEST_DECL void line_transport::write(std::string_view bytes) {
 MCP_LOADTEST_DECL void line_transport::close_write_end() {
     asio::error_code ignored;
     if (write_end_.is_open()) write_end_.close(ignored);
-    else if (read_end_.is_open()) ::shutdown(read_end_.native_handle(), SHUT_WR);
+    else if (read_end_.is_open()) shutdown_write(read_end_);
     write_broken_ = true;
 }
 
@@ -61,7 +59,7 @@ MCP_LOADTEST_DECL void line_transport::flush(bool in_place) {
         // takes that path too: until its completion runs, the sends after it
         // gather into one write, made here when it does.
         asio::error_code ec;
-        done = writer().write_some(asio::buffer(bytes), ec);
+        done = write_now(writer(), asio::buffer(bytes), ec);
         if (ec) done = 0;
         if (done == bytes.size()) {
             on_written(ec, done);

@@ -32,12 +32,12 @@ MCP_LOADTEST_DECL asio::awaitable<shutdown_result> stdio_transport::close() {
         if (exited_) {
             r.ended = shutdown_result::how::stdin_closed;
         } else {
-            signal_group(pid_, SIGTERM);
+            signal_group(pid_, end_request::terminate);
             co_await wait_for_exit_or(server_.shutdown.after_sigterm);
             if (exited_) {
                 r.ended = shutdown_result::how::terminated;
             } else {
-                signal_group(pid_, SIGKILL);
+                signal_group(pid_, end_request::kill);
                 co_await wait_for_exit_or(server_.shutdown.after_sigkill);
                 r.ended = exited_ ? shutdown_result::how::killed : shutdown_result::how::abandoned;
             }
@@ -86,13 +86,14 @@ MCP_LOADTEST_DECL void stdio_transport::abort_now() noexcept {
 
 MCP_LOADTEST_DECL std::string stdio_transport::stderr_tail(std::size_t max) const {
     if (server_.stderr_to == stderr_mode::capture && !server_.stderr_path.empty()) {
-        unique_fd fd(::open(server_.stderr_path.c_str(), O_RDONLY | O_CLOEXEC));
-        if (!fd) return {};
-        const off_t size = ::lseek(fd.get(), 0, SEEK_END);
-        const off_t from = size > static_cast<off_t>(max) ? size - static_cast<off_t>(max) : 0;
-        std::string out(static_cast<std::size_t>(size - from), '\0');
-        const ssize_t n = ::pread(fd.get(), out.data(), out.size(), from);
-        out.resize(n > 0 ? static_cast<std::size_t>(n) : 0);
+        std::ifstream file(server_.stderr_path, std::ios::binary | std::ios::ate);
+        if (!file) return {};
+        const std::streamoff size = file.tellg();
+        const std::streamoff from = size > static_cast<std::streamoff>(max) ? size - static_cast<std::streamoff>(max) : 0;
+        std::string out(static_cast<std::size_t>(size > from ? size - from : 0), '\0');
+        file.seekg(from);
+        file.read(out.data(), static_cast<std::streamsize>(out.size()));
+        out.resize(static_cast<std::size_t>(std::max<std::streamsize>(file.gcount(), 0)));
         return out;
     }
     return stderr_tail_.size() > max ? stderr_tail_.substr(stderr_tail_.size() - max) : stderr_tail_;
@@ -117,42 +118,32 @@ MCP_LOADTEST_DECL std::string stdio_transport::failure_hint() const {
 
 MCP_LOADTEST_DECL void stdio_transport::start() {
     ignore_sigpipe_once();
-    unique_fd stderr_for_child;
-    unique_fd stderr_pipe_read;
-    const bool want_pipe = server_.stderr_to == stderr_mode::tee ||
-                           (server_.stderr_to == stderr_mode::capture && server_.stderr_path.empty());
-    if (server_.stderr_to == stderr_mode::discard) {
-        stderr_for_child = unique_fd(::open("/dev/null", O_WRONLY | O_CLOEXEC));
-    } else if (server_.stderr_to == stderr_mode::capture && !server_.stderr_path.empty()) {
-        stderr_for_child = open_stderr_file();
-    } else if (want_pipe) {
-        auto p = make_pipe();
-        stderr_pipe_read = std::move(p.read_end);
-        stderr_for_child = std::move(p.write_end);
-        if (!server_.stderr_path.empty()) stderr_file_ = open_stderr_file();
-    }
+    // Captured to a file: the server writes it itself. Tee'd, or captured to
+    // memory: through a pipe this side reads (and copies to the file, if any).
+    child_stderr err = child_stderr::inherit;
+    if (server_.stderr_to == stderr_mode::discard) err = child_stderr::discard;
+    else if (server_.stderr_to == stderr_mode::capture && !server_.stderr_path.empty()) err = child_stderr::file;
+    else if (server_.stderr_to == stderr_mode::tee || server_.stderr_to == stderr_mode::capture) err = child_stderr::pipe;
+    if (err == child_stderr::pipe && !server_.stderr_path.empty()) open_stderr_file();
 
-    spawned_child child = spawn_child(server_, stderr_for_child ? stderr_for_child.get() : -1);
+    spawned_child child = spawn_child(server_, err);
     pid_ = child.pid;
-    if (child.pidfd) pidfd_.assign(child.pidfd.release());
-    if (stderr_pipe_read) stderr_.assign(stderr_pipe_read.release());
-    stderr_for_child.reset();  // the child has its copy
+    if (child.exit_handle) exit_watch_.assign(std::move(child.exit_handle));
+    if (child.stderr_read) stderr_.assign(child.stderr_read.release());
     start_io(child.stdout_read.release(), child.stdin_write.release());
     watch_exit();
     if (stderr_.is_open()) start_stderr_read();
 }
 
-MCP_LOADTEST_DECL unique_fd stdio_transport::open_stderr_file() {
+MCP_LOADTEST_DECL void stdio_transport::open_stderr_file() {
     std::error_code ec;
     if (server_.stderr_path.has_parent_path())
         std::filesystem::create_directories(server_.stderr_path.parent_path(), ec);
-    unique_fd fd(::open(server_.stderr_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644));
-    if (!fd)
+    stderr_file_.open(server_.stderr_path, std::ios::binary | std::ios::trunc);
+    if (!stderr_file_)
         throw spawn_error("cannot open stderr capture file '" + server_.stderr_path.string() +
-                          "': " + std::strerror(errno) +
-                          ". Hint: check that the directory is writable, or leave stderr_path empty to "
+                          "'. Hint: check that the directory is writable, or leave stderr_path empty to "
                           "capture into memory.");
-    return fd;
 }
 
 MCP_LOADTEST_DECL void stdio_transport::on_write_error(const asio::error_code& ec) {
@@ -182,8 +173,12 @@ MCP_LOADTEST_DECL void stdio_transport::start_stderr_read() {
 MCP_LOADTEST_DECL void stdio_transport::on_stderr(const asio::error_code& ec, std::size_t n) {
     if (n > 0) {
         const char* data = stderr_chunk_.data();
-        if (server_.stderr_to == stderr_mode::tee) write_all(STDERR_FILENO, data, n);
-        if (stderr_file_) write_all(stderr_file_.get(), data, n);
+        // Written through at once, unbuffered: a test that crashes next still shows it.
+        if (server_.stderr_to == stderr_mode::tee) {
+            std::fwrite(data, 1, n, stderr);
+            std::fflush(stderr);
+        }
+        if (stderr_file_.is_open()) stderr_file_.write(data, static_cast<std::streamsize>(n)).flush();
         stderr_tail_.append(data, n);
         const std::size_t cap = std::max<std::size_t>(server_.stderr_tail_bytes, 1);
         if (stderr_tail_.size() > 2 * cap) stderr_tail_.erase(0, stderr_tail_.size() - cap);
@@ -192,31 +187,18 @@ MCP_LOADTEST_DECL void stdio_transport::on_stderr(const asio::error_code& ec, st
     start_stderr_read();
 }
 
-MCP_LOADTEST_DECL void stdio_transport::write_all(int fd, const char* data, std::size_t n) noexcept {
-    while (n > 0) {
-        const ssize_t w = ::write(fd, data, n);
-        if (w < 0) {
-            if (errno == EINTR) continue;
-            return;  // best effort: a full disk must not break the session
-        }
-        data += w;
-        n -= static_cast<std::size_t>(w);
-    }
-}
-
 MCP_LOADTEST_DECL std::shared_ptr<stdio_transport> stdio_transport::shared_self() {
     return std::static_pointer_cast<stdio_transport>(shared_from_this());
 }
 
 MCP_LOADTEST_DECL void stdio_transport::watch_exit() {
-    if (pidfd_.is_open()) {
-        pidfd_.async_wait(asio::posix::stream_descriptor::wait_read,
-                          [self = shared_self()](const asio::error_code& ec) {
-                              if (ec == asio::error::operation_aborted || self->closed_) return;
-                              self->check_exit();
-                          });
+    if (exit_watch_.is_open()) {
+        exit_watch_.async_wait([self = shared_self()](const asio::error_code& ec) {
+            if (ec == asio::error::operation_aborted || self->closed_) return;
+            self->check_exit();
+        });
     } else {
-        // No pidfd (kernel < 5.3): poll.
+        // Nothing to wait on (a Linux kernel older than 5.3): poll.
         poll_timer_.emplace(ex_);
         poll_timer_->expires_after(std::chrono::milliseconds(10));
         poll_timer_->async_wait([self = shared_self()](const asio::error_code& ec) {
@@ -278,7 +260,7 @@ MCP_LOADTEST_DECL asio::awaitable<void> stdio_transport::wait_for_exit_or(std::c
     exit_event_.expires_after(d);
     asio::error_code ec;
     co_await exit_event_.async_wait(asio::redirect_error(asio::use_awaitable, ec));
-    if (!exited_ && !pidfd_.is_open()) check_exit();  // polling fallback
+    if (!exited_ && !exit_watch_.is_open()) check_exit();  // polling fallback
 }
 
 MCP_LOADTEST_DECL void stdio_transport::release_descriptors() noexcept {
@@ -286,7 +268,7 @@ MCP_LOADTEST_DECL void stdio_transport::release_descriptors() noexcept {
     asio::error_code ignored;
     close_descriptors();
     stderr_.close(ignored);
-    pidfd_.close(ignored);
+    exit_watch_.close();
     exit_event_.cancel();
     settle_timer_.cancel();
     if (poll_timer_) poll_timer_->cancel();

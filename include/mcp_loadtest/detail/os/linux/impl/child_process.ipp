@@ -1,30 +1,50 @@
-// Definitions of detail/os/child_process.hpp (header-only: included by it; separate
-// compilation: compiled once by impl/src.hpp).
+// The Linux backend of detail/os/child_process.hpp: posix_spawnp into a process
+// group of its own, close-on-exec pipes, exit watched through a pidfd (which
+// becomes readable the moment the child exits, without reaping it).
 #pragma once
 
 #include <mcp_loadtest/detail/os/child_process.hpp>
 
+#if MCP_LOADTEST_OS_LINUX
+
+#include <algorithm>
+#include <cerrno>
+#include <csignal>
+#include <cstdlib>
+#include <cstring>
+#include <fcntl.h>
+#include <filesystem>
+#include <spawn.h>
+#include <sys/syscall.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+#include <thread>
+#include <unistd.h>
+#include <vector>
+
+extern char** environ;
+
 namespace mcp_loadtest::detail {
 
-MCP_LOADTEST_DECL unique_fd& unique_fd::operator=(unique_fd&& o) noexcept {
-    if (this != &o) reset(o.release());
-    return *this;
+MCP_LOADTEST_DECL void close_native_handle(native_handle h) noexcept {
+    if (h >= 0) ::close(h);
 }
 
-MCP_LOADTEST_DECL void unique_fd::reset(int fd) noexcept {
-    if (fd_ >= 0) ::close(fd_);
-    fd_ = fd;
-}
+namespace linux_spawn {
 
-MCP_LOADTEST_DECL pipe_pair make_pipe() {
+struct pipe_pair {
+    unique_native read_end, write_end;
+};
+
+inline pipe_pair make_pipe() {
     int fds[2];
     if (::pipe2(fds, O_CLOEXEC) != 0)
         throw spawn_error(std::string("cannot create a pipe for the server: ") + std::strerror(errno) +
                           ". Hint: the process may be out of file descriptors (ulimit -n).");
-    return {unique_fd(fds[0]), unique_fd(fds[1])};
+    return {unique_native(fds[0]), unique_native(fds[1])};
 }
 
-MCP_LOADTEST_DECL int open_pidfd(pid_t pid) noexcept {
+inline int open_pidfd(pid_t pid) noexcept {
 #ifdef SYS_pidfd_open
     const long fd = ::syscall(SYS_pidfd_open, pid, 0);
     if (fd >= 0) {
@@ -36,13 +56,19 @@ MCP_LOADTEST_DECL int open_pidfd(pid_t pid) noexcept {
     return -1;
 }
 
-MCP_LOADTEST_DECL std::string describe_spawn_errno(int err, const stdio_server& server) {
+inline std::string describe_spawn_errno(int err, const stdio_server& server) {
     std::string what = "cannot start server `" + server.command_line() + "`: ";
     switch (err) {
         case ENOENT:
-            return what + "'" + server.command + "' was not found" +
-                   (server.command.find('/') == std::string::npos ? " on PATH" : "") +
-                   ". Hint: check the spelling, install it, or give an absolute path.";
+            if (server.command.find('/') != std::string::npos)
+                return what + "'" + server.command + "' was not found. Hint: check the path.";
+            else {
+                const auto own = server.env.find("PATH");
+                const char* inherited = std::getenv("PATH");
+                return what + "'" + server.command + "' was not found on PATH (" +
+                       (own != server.env.end() ? own->second : inherited ? inherited : "") +
+                       "). Hint: check the spelling, install it, or give an absolute path.";
+            }
         case EACCES:
             return what + "permission denied executing '" + server.command +
                    "'. Hint: chmod +x it, or run it through its interpreter (e.g. python3 script.py).";
@@ -54,7 +80,8 @@ MCP_LOADTEST_DECL std::string describe_spawn_errno(int err, const stdio_server& 
     }
 }
 
-MCP_LOADTEST_DECL std::vector<std::string> build_environment(const stdio_server& server) {
+// "KEY=VALUE" strings: the inherited environment with the server's entries applied.
+inline std::vector<std::string> build_environment(const stdio_server& server) {
     std::vector<std::string> out;
     if (server.inherit_environment) {
         for (char** e = environ; e && *e; ++e) {
@@ -68,7 +95,37 @@ MCP_LOADTEST_DECL std::vector<std::string> build_environment(const stdio_server&
     return out;
 }
 
-MCP_LOADTEST_DECL spawned_child spawn_child(const stdio_server& server, int stderr_fd) {
+// The child's stderr: -1 to inherit this process's.
+inline unique_native stderr_for_child(const stdio_server& server, child_stderr err, unique_native& pipe_read) {
+    switch (err) {
+        case child_stderr::inherit:
+            return {};
+        case child_stderr::discard:
+            return unique_native(::open("/dev/null", O_WRONLY | O_CLOEXEC));
+        case child_stderr::pipe: {
+            auto p = make_pipe();
+            pipe_read = std::move(p.read_end);
+            return std::move(p.write_end);
+        }
+        case child_stderr::file: {
+            std::error_code ec;
+            if (server.stderr_path.has_parent_path()) std::filesystem::create_directories(server.stderr_path.parent_path(), ec);
+            unique_native fd(::open(server.stderr_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644));
+            if (!fd)
+                throw spawn_error("cannot open stderr capture file '" + server.stderr_path.string() + "': " +
+                                  std::strerror(errno) +
+                                  ". Hint: check that the directory is writable, or leave stderr_path empty to "
+                                  "capture into memory.");
+            return fd;
+        }
+    }
+    return {};
+}
+
+}  // namespace linux_spawn
+
+MCP_LOADTEST_DECL spawned_child spawn_child(const stdio_server& server, child_stderr where) {
+    using namespace linux_spawn;
     if (server.command.empty())
         throw spawn_error("cannot start server: the command is empty. Hint: set stdio_server.command, "
                           "e.g. stdio_server{\"python3\", {\"my_server.py\"}}.");
@@ -80,6 +137,9 @@ MCP_LOADTEST_DECL spawned_child spawn_child(const stdio_server& server, int stde
                               "' does not exist or is not a directory. Hint: fix stdio_server.working_dir.");
     }
 
+    unique_native stderr_read;
+    const unique_native stderr_fd_owned = stderr_for_child(server, where, stderr_read);
+    const int stderr_fd = stderr_fd_owned ? stderr_fd_owned.get() : -1;
     pipe_pair in = make_pipe(), out = make_pipe();
 
     posix_spawn_file_actions_t actions;
@@ -127,8 +187,25 @@ MCP_LOADTEST_DECL spawned_child spawn_child(const stdio_server& server, int stde
     for (auto& s : argv_strings) argv.push_back(s.data());
     argv.push_back(nullptr);
 
+    // A bare name is looked up on the PATH the server gets (stdio_server::env may
+    // set it), as a shell, Node and Python do; posix_spawnp would use this process's.
+    std::string program = server.command;
+    if (program.find('/') == std::string::npos) {
+        if (const auto it = server.env.find("PATH"); it != server.env.end()) {
+            for (std::size_t from = 0; from <= it->second.size();) {
+                const auto colon = std::min(it->second.find(':', from), it->second.size());
+                const std::string dir = it->second.substr(from, colon - from);
+                const std::string candidate = (dir.empty() ? std::string(".") : dir) + "/" + server.command;
+                if (::access(candidate.c_str(), X_OK) == 0) {
+                    program = candidate;
+                    break;
+                }
+                from = colon + 1;
+            }
+        }
+    }
     pid_t pid = -1;
-    const int err = ::posix_spawnp(&pid, server.command.c_str(), &actions, &attr, argv.data(), envp.data());
+    const int err = ::posix_spawnp(&pid, program.c_str(), &actions, &attr, argv.data(), envp.data());
     if (err != 0) throw spawn_error(describe_spawn_errno(err, server));
 
     process_audit::record_spawn(pid);
@@ -137,8 +214,9 @@ MCP_LOADTEST_DECL spawned_child spawn_child(const stdio_server& server, int stde
     child.pid = pid;
     child.stdin_write = std::move(in.write_end);
     child.stdout_read = std::move(out.read_end);
-    child.pidfd = unique_fd(open_pidfd(pid));
-    return child;  // the child's pipe ends close here, in the parent
+    child.stderr_read = std::move(stderr_read);
+    child.exit_handle = unique_native(open_pidfd(pid));
+    return child;  // the child's ends close here, in the parent
 }
 
 MCP_LOADTEST_DECL exit_status peek_exit(pid_t pid) noexcept {
@@ -152,15 +230,15 @@ MCP_LOADTEST_DECL exit_status peek_exit(pid_t pid) noexcept {
     return s;
 }
 
-MCP_LOADTEST_DECL void signal_group(pid_t pgid, int sig) noexcept {
+MCP_LOADTEST_DECL void signal_group(pid_t pgid, end_request how) noexcept {
     if (pgid <= 0) return;
     process_audit::note_descendants(pgid);
-    ::kill(-pgid, sig);
-    process_audit::signal_escaped(pgid, sig);
+    end_group(pgid, how);
+    process_audit::signal_escaped(pgid, how);
 }
 
 MCP_LOADTEST_DECL void reap(pid_t pid) noexcept {
-    signal_group(pid, SIGKILL);
+    signal_group(pid, end_request::kill);
     int status = 0;
     while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
     }
@@ -168,7 +246,7 @@ MCP_LOADTEST_DECL void reap(pid_t pid) noexcept {
 }
 
 MCP_LOADTEST_DECL exit_status kill_and_reap_now(pid_t pid, std::chrono::milliseconds bound) noexcept {
-    signal_group(pid, SIGKILL);
+    signal_group(pid, end_request::kill);
     ::kill(pid, SIGKILL);
     const auto until = std::chrono::steady_clock::now() + bound;
     for (;;) {
@@ -182,4 +260,10 @@ MCP_LOADTEST_DECL exit_status kill_and_reap_now(pid_t pid, std::chrono::millisec
     }
 }
 
+MCP_LOADTEST_DECL void kill_process(pid_t pid) noexcept {
+    if (pid > 0) ::kill(pid, SIGKILL);
+}
+
 }  // namespace mcp_loadtest::detail
+
+#endif  // MCP_LOADTEST_OS_LINUX

@@ -4,8 +4,7 @@
 // PATHEXT; .cmd/.bat shims such as npx run through cmd.exe), in a Job Object of
 // its own that kills its whole tree when closed. Windows only.
 //
-// Not yet used by the stdio transport: the library's sessions still spawn
-// through the POSIX code of os/child_process.hpp (tests/test_os.cpp drives this).
+// The Windows backend of os/child_process.hpp builds on it.
 #pragma once
 
 #include <mcp_loadtest/detail/config.hpp>
@@ -24,7 +23,7 @@
 namespace mcp_loadtest::detail {
 
 /// Where a Windows child's stderr goes.
-enum class windows_stderr { inherit, discard, pipe };
+enum class windows_stderr { inherit, discard, pipe, file /* stdio_server::stderr_path, truncated */ };
 
 /// A started child: its process, the job holding its tree, and this side's pipe ends.
 struct windows_child {
@@ -58,5 +57,5 @@ MCP_LOADTEST_DECL void terminate_windows_job(const windows_child& child, unsigne
 #endif  // MCP_LOADTEST_OS_WINDOWS
 
 #if defined(MCP_LOADTEST_INCLUDE_IMPL)
-#include <mcp_loadtest/detail/os/windows/impl/child_process.ipp>
+#include <mcp_loadtest/detail/os/windows/impl/spawn.ipp>
 #endif

@@ -1,8 +1,13 @@
-// Definitions of detail/os/sigpipe.hpp (header-only: included by it; separate
+// The Linux backend of detail/os/sigpipe.hpp (header-only: included by it; separate
 // compilation: compiled once by impl/src.hpp).
 #pragma once
 
 #include <mcp_loadtest/detail/os/sigpipe.hpp>
+
+#if MCP_LOADTEST_OS_LINUX
+
+#include <csignal>
+#include <mutex>
 
 namespace mcp_loadtest::detail {
 
@@ -17,3 +22,5 @@ MCP_LOADTEST_DECL void ignore_sigpipe_once() {
 }
 
 }  // namespace mcp_loadtest::detail
+
+#endif  // MCP_LOADTEST_OS_LINUX

@@ -1,0 +1,18 @@
+// The Windows backend of detail/os/utc_time.hpp.
+#pragma once
+
+#include <mcp_loadtest/detail/os/utc_time.hpp>
+
+#if MCP_LOADTEST_OS_WINDOWS
+
+namespace mcp_loadtest::detail {
+
+MCP_LOADTEST_DECL std::tm utc_calendar(std::time_t t) noexcept {
+    std::tm tm{};
+    ::gmtime_s(&tm, &t);
+    return tm;
+}
+
+}  // namespace mcp_loadtest::detail
+
+#endif  // MCP_LOADTEST_OS_WINDOWS

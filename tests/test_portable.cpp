@@ -1,0 +1,129 @@
+// The cases every platform runs, through the public API only: a stdio server
+// (the C++ fixture, fixtures/native) found on PATH through a shim, as npx is on
+// Windows, then calls, a load, a call it never answers, and a close that leaves
+// nothing of its process tree. Linux runs it natively; Windows under Wine.
+#include <doctest/doctest.h>
+#include <mcp_loadtest/doctest.hpp>
+#include <mcp_loadtest/detail/os/process_tree.hpp>
+#include <mcp_loadtest/run.hpp>
+
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+namespace mlt = mcp_loadtest;
+using namespace std::chrono_literals;
+
+namespace {
+
+#if defined(_WIN32)
+// What npm writes for a package's command on Windows: a .cmd running the real program.
+constexpr const char* shim_name = "mlt-fixture.cmd";
+std::string shim_text(const std::string& program) { return "@\"" + program + "\" %*\r\n"; }
+constexpr char path_separator = ';';
+#else
+constexpr const char* shim_name = "mlt-fixture";
+std::string shim_text(const std::string& program) { return "#!/bin/sh\nexec '" + program + "' \"$@\"\n"; }
+constexpr char path_separator = ':';
+#endif
+
+// A folder holding the shim `mlt-fixture`, to put first on the server's PATH.
+std::filesystem::path shim_directory() {
+    const auto dir = std::filesystem::temp_directory_path() /
+                     ("mlt-portable-" + std::to_string(mlt::detail::this_process_id()) + "-" + std::to_string(std::rand()));
+    std::filesystem::create_directories(dir);
+    const auto shim = dir / shim_name;
+    if (std::FILE* f = std::fopen(shim.string().c_str(), "wb")) {
+        const std::string text = shim_text(MCP_LOADTEST_NATIVE_FIXTURE);
+        std::fwrite(text.data(), 1, text.size(), f);
+        std::fclose(f);
+    }
+    std::filesystem::permissions(shim, std::filesystem::perms::owner_all, std::filesystem::perm_options::add);
+    return dir;
+}
+
+mlt::stdio_server through_shim(const std::filesystem::path& dir, std::vector<std::string> args) {
+    mlt::stdio_server s{"mlt-fixture", std::move(args)};
+    const char* path = std::getenv("PATH");
+    s.env["PATH"] = dir.string() + (path ? path_separator + std::string(path) : std::string());
+    s.stderr_to = mlt::stderr_mode::capture;
+    s.shutdown.after_stdin_close = 1s;
+    s.shutdown.after_sigterm = 1s;
+    return s;
+}
+
+// The live processes of `root`'s tree now.
+std::vector<mlt::pid_t> tree_of(mlt::pid_t root) {
+    std::vector<mlt::pid_t> out;
+    for (const auto& p : mlt::detail::process_tree_members(root, mlt::detail::snapshot_processes()))
+        if (!p.dead()) out.push_back(p.pid);
+    return out;
+}
+
+}  // namespace
+
+MCP_LOADTEST_CASE("a stdio server found through a shim on PATH answers, and its whole tree is gone after close") {
+    const auto dir = shim_directory();
+    const auto server = through_shim(dir, {"--crlf", "--spawn-child"});
+    auto s = co_await mlt::connect(server);
+    const auto tools = co_await s.list_tools({.timeout = 10s});
+    REQUIRE(tools.ok());
+    CHECK(tools.size() == 2);
+    auto echo = co_await s.call_tool("echo", mlt::args("message", "from every platform"), {.timeout = 10s});
+    MCP_CHECK_OK(echo);
+    CHECK(echo.text() == "from every platform");
+    CHECK(s.protocol_violations().empty());  // CRLF line ends are accepted
+
+    // The shim (or the server it became), the server, and the child it started.
+    std::vector<mlt::pid_t> tree;
+    for (const auto deadline = std::chrono::steady_clock::now() + 5s;
+         tree.size() < 2 && std::chrono::steady_clock::now() < deadline;)
+        tree = tree_of(s.pid());
+    MESSAGE("the server's tree: " << tree.size() << " process(es)");
+    CHECK(tree.size() >= 2);
+
+    const auto closed = co_await s.close();
+    CHECK(closed.status.exited);
+    for (const auto pid : tree) CHECK_FALSE(mlt::detail::read_proc(pid));
+    CHECK(mlt::process_audit::survivors().empty());
+    std::error_code ec;
+    std::filesystem::remove_all(dir, ec);
+}
+
+MCP_LOADTEST_CASE("a call the server never answers is abandoned at its timeout, and close ends the server anyway") {
+    const auto dir = shim_directory();
+    const auto server = through_shim(dir, {});
+    auto s = co_await mlt::connect(server);
+    // The fixture's sleep blocks it: it reads nothing more, not even the end of its stdin.
+    auto never = co_await s.call_tool("sleep", mlt::args("ms", 60000), {.timeout = 300ms});
+    MCP_CHECK_OUTCOME(never, mlt::outcome::hang);
+    const auto closed = co_await s.close();
+    MESSAGE("ended: " << static_cast<int>(closed.ended) << ", " << closed.status.describe());
+    CHECK(closed.status.exited);
+    CHECK(closed.ended != mlt::shutdown_result::how::abandoned);
+    CHECK(closed.took < 10s);
+    CHECK(mlt::process_audit::survivors().empty());
+    std::error_code ec;
+    std::filesystem::remove_all(dir, ec);
+}
+
+MCP_LOADTEST_CASE("run(): an open load on a stdio server found through a shim, every call answered") {
+    const auto dir = shim_directory();
+    const auto server = through_shim(dir, {});
+    const mlt::workload load = mlt::open_load{.rate = 100, .duration = 2s};
+    const auto calls = mlt::mix::single("echo", mlt::args("message", "load"));
+    mlt::run_options options;
+    options.sample_interval = 100ms;
+    const auto report = co_await mlt::run(server, load, calls, mlt::thresholds{}, options);
+    MESSAGE(report.overall.calls() << " calls, p50 " << report.overall.latency.p50.count() / 1000 << " us");
+    CHECK(report.overall.calls() >= 150);
+    CHECK(report.overall.outcomes[mlt::outcome::ok] == report.overall.calls());
+    REQUIRE(report.processes.size() == 1);
+    CHECK(report.processes[0].samples.size() >= 5);  // the server was sampled
+    CHECK(mlt::process_audit::survivors().empty());
+    std::error_code ec;
+    std::filesystem::remove_all(dir, ec);
+}
