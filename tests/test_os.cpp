@@ -190,12 +190,13 @@ TEST_CASE("Windows command lines: a command is found as cmd.exe finds it, throug
 
 namespace {
 
-// Everything `h` (an overlapped pipe end) gives until EOF, or until `bound` passed.
-std::string read_all(HANDLE h, std::chrono::milliseconds bound) {
+// What `h` (an overlapped pipe end) gives until EOF, until `enough` says so, or until `bound` passed.
+template <class Enough>
+std::string read_until(HANDLE h, std::chrono::milliseconds bound, Enough enough) {
     std::string out;
     os::unique_handle event(::CreateEventW(nullptr, TRUE, FALSE, nullptr));
     const auto deadline = steady_clock::now() + bound;
-    for (;;) {
+    while (!enough(out)) {
         char buf[4096];
         OVERLAPPED o{};
         o.hEvent = event.get();
@@ -211,6 +212,10 @@ std::string read_all(HANDLE h, std::chrono::milliseconds bound) {
         out.append(buf, n);
     }
     return out;
+}
+
+std::string read_all(HANDLE h, std::chrono::milliseconds bound) {
+    return read_until(h, bound, [](const std::string&) { return false; });
 }
 
 void write_all(HANDLE h, const std::string& text) {
@@ -234,31 +239,14 @@ std::filesystem::path native_fixture_exe() {
     return std::filesystem::path(self).parent_path().parent_path() / "fixtures" / "native" / "mcp_fixture_server.exe";
 }
 
-// Reads lines from `h` until `count` complete ones came, or `bound` passed.
+// The first `count` complete lines `h` gives within `bound` (fewer if it ends or time runs out).
 std::vector<std::string> read_lines(HANDLE h, std::size_t count, std::chrono::milliseconds bound) {
+    const std::string text = read_until(h, bound, [&](const std::string& so_far) {
+        return static_cast<std::size_t>(std::count(so_far.begin(), so_far.end(), '\n')) >= count;
+    });
     std::vector<std::string> lines;
-    std::string pending;
-    os::unique_handle event(::CreateEventW(nullptr, TRUE, FALSE, nullptr));
-    const auto deadline = steady_clock::now() + bound;
-    while (lines.size() < count) {
-        char buf[4096];
-        OVERLAPPED o{};
-        o.hEvent = event.get();
-        DWORD n = 0;
-        if (!::ReadFile(h, buf, sizeof buf, nullptr, &o) && ::GetLastError() != ERROR_IO_PENDING) break;
-        const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - steady_clock::now());
-        if (::WaitForSingleObject(event.get(), static_cast<DWORD>(std::max<long long>(left.count(), 0))) != WAIT_OBJECT_0) {
-            ::CancelIo(h);
-            ::GetOverlappedResult(h, &o, &n, TRUE);
-            break;
-        }
-        if (!::GetOverlappedResult(h, &o, &n, FALSE) || n == 0) break;
-        pending.append(buf, n);
-        for (std::size_t nl; (nl = pending.find('\n')) != std::string::npos;) {
-            lines.push_back(pending.substr(0, nl + 1));
-            pending.erase(0, nl + 1);
-        }
-    }
+    for (std::size_t from = 0, nl; lines.size() < count && (nl = text.find('\n', from)) != std::string::npos; from = nl + 1)
+        lines.push_back(text.substr(from, nl + 1 - from));
     return lines;
 }
 

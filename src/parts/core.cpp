@@ -8,7 +8,9 @@
 #include <mcp_loadtest/detail/session/impl/cancel_moment.ipp>
 #include <mcp_loadtest/detail/testing/impl/case_runner.ipp>
 #include <mcp_loadtest/detail/os/linux/impl/child_process.ipp>
+#include <mcp_loadtest/detail/os/linux/impl/native_handle.ipp>
 #include <mcp_loadtest/detail/os/windows/impl/child_process.ipp>
+#include <mcp_loadtest/detail/os/windows/impl/native_handle.ipp>
 #include <mcp_loadtest/detail/text/impl/command_text.ipp>
 #include <mcp_loadtest/detail/session/impl/completion.ipp>
 #include <mcp_loadtest/detail/testing/impl/current_case.ipp>

@@ -14,35 +14,20 @@
 #endif
 #include <windows.h>
 
+#include <mcp_loadtest/detail/os/native_handle.hpp>
+
 #include <string>
 #include <string_view>
-#include <utility>
 
 namespace mcp_loadtest::detail {
 
-/// An owned kernel object handle (a process, a snapshot, a job, a pipe end).
-class unique_handle {
+/// An owned kernel object handle (a process, a snapshot, a job, a pipe end):
+/// unique_native, whose native_handle is a HANDLE here, made from what the
+/// Windows API returns: INVALID_HANDLE_VALUE (CreateFileW's failure) counts as none.
+class unique_handle : public unique_native {
 public:
     unique_handle() = default;
-    explicit unique_handle(HANDLE h) noexcept : h_(h == INVALID_HANDLE_VALUE ? nullptr : h) {}
-    unique_handle(unique_handle&& o) noexcept : h_(o.release()) {}
-    unique_handle& operator=(unique_handle&& o) noexcept {
-        if (this != &o) reset(o.release());
-        return *this;
-    }
-    unique_handle(const unique_handle&) = delete;
-    unique_handle& operator=(const unique_handle&) = delete;
-    ~unique_handle() { reset(); }
-    [[nodiscard]] HANDLE get() const noexcept { return h_; }
-    [[nodiscard]] explicit operator bool() const noexcept { return h_ != nullptr; }
-    HANDLE release() noexcept { return std::exchange(h_, nullptr); }
-    void reset(HANDLE h = nullptr) noexcept {
-        if (h_) ::CloseHandle(h_);
-        h_ = h;
-    }
-
-private:
-    HANDLE h_ = nullptr;
+    explicit unique_handle(HANDLE h) noexcept : unique_native(h == INVALID_HANDLE_VALUE ? nullptr : h) {}
 };
 
 /// UTF-16 (what Windows APIs speak) to UTF-8 (what the library's strings hold).

@@ -26,10 +26,6 @@ extern char** environ;
 
 namespace mcp_loadtest::detail {
 
-MCP_LOADTEST_DECL void close_native_handle(native_handle h) noexcept {
-    if (h >= 0) ::close(h);
-}
-
 namespace linux_spawn {
 
 struct pipe_pair {

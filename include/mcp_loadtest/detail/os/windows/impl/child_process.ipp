@@ -16,10 +16,6 @@
 
 namespace mcp_loadtest::detail {
 
-MCP_LOADTEST_DECL void close_native_handle(native_handle h) noexcept {
-    if (h) ::CloseHandle(h);
-}
-
 namespace windows_children {
 
 // The process and job of every server spawned and not yet reaped, by pid.

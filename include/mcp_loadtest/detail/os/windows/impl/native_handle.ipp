@@ -1,0 +1,18 @@
+// The Windows backend of detail/os/native_handle.hpp.
+#pragma once
+
+#include <mcp_loadtest/detail/os/native_handle.hpp>
+
+#if MCP_LOADTEST_OS_WINDOWS
+
+#include <mcp_loadtest/detail/os/windows/handles.hpp>
+
+namespace mcp_loadtest::detail {
+
+MCP_LOADTEST_DECL void close_native_handle(native_handle h) noexcept {
+    if (h) ::CloseHandle(h);
+}
+
+}  // namespace mcp_loadtest::detail
+
+#endif  // MCP_LOADTEST_OS_WINDOWS
