@@ -21,6 +21,10 @@
 // protocol fuzzer, and strict validation where valijson is installed.
 #include <mcp_loadtest/call_every_tool.hpp>
 #include <mcp_loadtest/detail/testing/case_runner.hpp>
+// The Windows spawner and its command-line text, reached from the OS layer only on
+// Windows: their definitions compile to nothing elsewhere, or to text functions.
+#include <mcp_loadtest/detail/os/windows/spawn.hpp>
+#include <mcp_loadtest/detail/os/windows_command_line.hpp>
 #include <mcp_loadtest/fuzz.hpp>
 #if __has_include(<valijson/validator.hpp>)
 #include <mcp_loadtest/strict.hpp>
