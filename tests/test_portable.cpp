@@ -1,11 +1,14 @@
 // The cases every platform runs, through the public API only: a stdio server
 // (the C++ fixture, fixtures/native) found on PATH through a shim, as npx is on
 // Windows, then calls, a load, a call it never answers, and a close that leaves
-// nothing of its process tree. Linux runs it natively; Windows under Wine.
+// nothing of its process tree; the same fixture over TCP and Streamable HTTP,
+// started with launch(). Linux runs it natively; Windows under Wine.
 #include <doctest/doctest.h>
 #include <mcp_loadtest/doctest.hpp>
 #include <mcp_loadtest/detail/os/process_tree.hpp>
+#include <mcp_loadtest/network.hpp>
 #include <mcp_loadtest/run.hpp>
+#include <mcp_loadtest/server_process.hpp>
 
 #include <chrono>
 #include <cstdio>
@@ -123,6 +126,61 @@ MCP_LOADTEST_CASE("run(): an open load on a stdio server found through a shim, e
     CHECK(report.overall.outcomes[mlt::outcome::ok] == report.overall.calls());
     REQUIRE(report.processes.size() == 1);
     CHECK(report.processes[0].samples.size() >= 5);  // the server was sampled
+    CHECK(mlt::process_audit::survivors().empty());
+    std::error_code ec;
+    std::filesystem::remove_all(dir, ec);
+}
+
+MCP_LOADTEST_CASE("TCP: a launched server answers over a socket, and a call it never answers is abandoned") {
+    const auto dir = shim_directory();
+    const auto command = through_shim(dir, {"--listen", "tcp"});
+    auto proc = co_await mlt::launch(command);
+    MESSAGE("listening at " << proc.url());
+    REQUIRE(proc.url().rfind("tcp://127.0.0.1:", 0) == 0);
+    {
+        const mlt::socket_server server{proc.url()};
+        auto s = co_await mlt::connect(server);
+        const auto tools = co_await s.list_tools({.timeout = 10s});
+        REQUIRE(tools.ok());
+        CHECK(tools.size() == 2);
+        auto echo = co_await s.call_tool("echo", mlt::args("message", "over TCP"), {.timeout = 10s});
+        MCP_CHECK_OK(echo);
+        CHECK(echo.text() == "over TCP");
+        auto never = co_await s.call_tool("sleep", mlt::args("ms", 60000), {.timeout = 300ms});
+        MCP_CHECK_OUTCOME(never, mlt::outcome::hang);
+        co_await s.close();
+    }
+    const auto closed = co_await proc.close();
+    CHECK(closed.status.exited);
+    CHECK(mlt::process_audit::survivors().empty());
+    std::error_code ec;
+    std::filesystem::remove_all(dir, ec);
+}
+
+MCP_LOADTEST_CASE("Streamable HTTP: run() against a launched server over pooled connections, replies as JSON and as SSE") {
+    const auto dir = shim_directory();
+    const auto command = through_shim(dir, {"--listen", "http", "--flood", "2"});
+    auto proc = co_await mlt::launch(command);
+    MESSAGE("listening at " << proc.url());
+    REQUIRE(proc.url().rfind("http://127.0.0.1:", 0) == 0);
+    mlt::http_server server{proc.url()};
+    server.connections = 4;
+    {
+        auto s = co_await mlt::connect(server);
+        // Two notifications, then the reply: one text/event-stream response.
+        auto echo = co_await s.call_tool("echo", mlt::args("message", "over HTTP"), {.timeout = 10s});
+        MCP_CHECK_OK(echo);
+        CHECK(echo.text() == "over HTTP");
+        co_await s.close();
+    }
+    const mlt::workload load = mlt::closed_load{.users = 4, .duration = 2s};
+    const auto calls = mlt::mix::single("echo", mlt::args("message", "load"));
+    const auto report = co_await mlt::run(server, load, calls);
+    MESSAGE(report.overall.calls() << " calls, p50 " << report.overall.latency.p50.count() / 1000 << " us");
+    CHECK(report.overall.calls() >= 40);
+    CHECK(report.overall.outcomes[mlt::outcome::ok] == report.overall.calls());
+    const auto closed = co_await proc.close();
+    CHECK(closed.status.exited);
     CHECK(mlt::process_audit::survivors().empty());
     std::error_code ec;
     std::filesystem::remove_all(dir, ec);

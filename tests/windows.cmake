@@ -2,15 +2,15 @@
 # only the test files whose library headers compile for Windows today. Included by
 # CMakeLists.txt instead of the rest of it.
 #
-# Built here: the wire codecs, the OS layer (test_os.cpp) and the stdio path through the public
-# API (test_portable.cpp: spawn through a .cmd shim, calls, timeouts, close, run()). The other
-# test files start Python fixtures or need what does not compile for Windows yet: the network
-# transports (POSIX sockets in detail/transport/byte_stream.hpp and net_connect.ipp), hang
-# evidence (Linux thread states, gdb), baselines (the machine read from /proc), and
+# Built here: the wire codecs, the OS layer (test_os.cpp) and the public API against the C++
+# fixture server (test_portable.cpp: over stdio through a .cmd shim on PATH: calls, timeouts,
+# close, run(); over TCP and Streamable HTTP, started with launch()). The other test files start
+# Python or Node fixtures, which Wine does not have, or need what does not compile for Windows
+# yet: hang evidence (Linux thread states, gdb), baselines (the machine read from /proc), and
 # support/doctest_main.cpp's leak check.
 if(MCP_LOADTEST_SEPARATE_COMPILATION)
   message(FATAL_ERROR "MCP_LOADTEST_SEPARATE_COMPILATION does not build for Windows yet: its parts "
-                      "compile every definition, the network transports' (POSIX sockets) too. Configure it OFF.")
+                      "compile every definition, hang evidence's and baselines' (Linux only) too. Configure it OFF.")
 endif()
 
 add_library(mcp_loadtest_doctest_main STATIC support/doctest_main_windows.cpp)

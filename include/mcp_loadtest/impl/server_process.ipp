@@ -83,11 +83,9 @@ MCP_LOADTEST_DECL asio::awaitable<server_process> launcher::start(std::shared_pt
                                                         detail::connect_handler h) {
                 detail::async_connect_tcp(ex, host, port, std::chrono::milliseconds(500), std::move(h));
             });
-            auto [fd, why] = co_await std::move(connecting);
-            if (fd >= 0) {
-                ::close(fd);
-                break;
-            }
+            detail::connect_result connected = co_await std::move(connecting);
+            if (connected.socket) break;  // closed as it goes out of scope
+            const std::string& why = connected.error;
             if (!w.down.empty()) failed("exited before it was ready: " + w.down);
             if (std::chrono::steady_clock::now() >= deadline)
                 failed("did not accept connections on " + u->redacted() + " within " +

@@ -7,6 +7,7 @@
 #include <mcp_loadtest/detail/config.hpp>
 
 #include <mcp_loadtest/detail/asio_compat.hpp>
+#include <mcp_loadtest/detail/transport/net_connect.hpp>
 #include <mcp_loadtest/network_server.hpp>
 
 #include <cstddef>
@@ -39,7 +40,7 @@ class byte_stream {
 public:
     explicit byte_stream(asio::any_io_executor ex) : plain_(std::move(ex)) {}
 
-    void assign(int fd) { plain_.assign(fd); }
+    void assign(connected_socket socket) { plain_ = std::move(socket); }
 
 #if defined(MCP_LOADTEST_WITH_TLS)
     /// Wraps the (connected) descriptor in TLS for `host`: SNI, and the
@@ -77,13 +78,13 @@ public:
     [[nodiscard]] MCP_LOADTEST_DECL std::size_t write_in_place(asio::const_buffer bytes) noexcept;
     [[nodiscard]] bool is_open() const noexcept { return plain_.is_open(); }
     void close(asio::error_code& ec) { plain_.close(ec); }
-    asio::posix::stream_descriptor& lowest_layer() noexcept { return plain_; }
+    connected_socket& lowest_layer() noexcept { return plain_; }
 
 private:
-    asio::posix::stream_descriptor plain_;
+    connected_socket plain_;
 #if defined(MCP_LOADTEST_WITH_TLS)
     std::shared_ptr<asio::ssl::context> ctx_;
-    std::unique_ptr<asio::ssl::stream<asio::posix::stream_descriptor&>> tls_;
+    std::unique_ptr<asio::ssl::stream<connected_socket&>> tls_;
 #endif
     bool non_blocking_set_ = false;  // write_in_place() must not wait: set on its first use
 };

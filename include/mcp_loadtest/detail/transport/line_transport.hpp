@@ -2,12 +2,14 @@
 // TCP and Unix sockets. One read buffer scanned in place (no copy per line),
 // one outbox written with one syscall per batch, and a hard line-size limit
 // that keeps framing (an oversized line is skipped to its newline, never
-// buffered whole).
+// buffered whole). The stream itself is the subclass's: a child's pipes
+// (stdio_transport) or a connected socket (socket_transport), reached through
+// four hooks, so that this file includes neither pipes nor sockets.
 #pragma once
 
 #include <mcp_loadtest/detail/config.hpp>
 
-#include <mcp_loadtest/detail/os/pipe_stream.hpp>
+#include <mcp_loadtest/detail/asio_compat.hpp>
 #include <mcp_loadtest/detail/transport/send_queue.hpp>
 #include <mcp_loadtest/detail/transport/transport.hpp>
 
@@ -26,20 +28,33 @@ public:
 
 protected:
     line_transport(asio::any_io_executor ex, std::size_t max_message_size, std::size_t max_send_queue)
-        : ex_(std::move(ex)), read_end_(ex_), write_end_(ex_), max_message_size_(max_message_size),
-          queue_(max_send_queue) {}
+        : ex_(std::move(ex)), max_message_size_(max_message_size), queue_(max_send_queue) {}
 
-    // A bidirectional descriptor (socket) is used for both directions.
-    MCP_LOADTEST_DECL void start_io(native_handle read_end, native_handle write_end);
-
-    pipe_stream& writer() { return write_end_.is_open() ? write_end_ : read_end_; }
+    /// Starts reading, once the subclass's stream is open. `write_in_place`:
+    /// try_write() returns would_block instead of waiting.
+    MCP_LOADTEST_DECL void start_io(bool write_in_place);
 
     MCP_LOADTEST_DECL void write(std::string_view bytes);
 
-    /// Half-closes the write direction (stdio: the server sees EOF on stdin).
-    MCP_LOADTEST_DECL void close_write_end();
+    /// Nothing more is written (stdio: the server's stdin was closed).
+    void stop_writing() noexcept { write_broken_ = true; }
 
-    MCP_LOADTEST_DECL void close_descriptors() noexcept;
+    // The completions the hooks are given (named types: one instantiation each).
+    struct read_done {
+        std::shared_ptr<line_transport> self;
+        void operator()(const asio::error_code& ec, std::size_t n) const { self->on_read(ec, n); }
+    };
+    struct write_done {
+        std::shared_ptr<line_transport> self;
+        void operator()(const asio::error_code& ec, std::size_t n) const { self->on_written(ec, n); }
+    };
+
+    // The stream's hooks: read some bytes, write all of them, write what fits
+    // now without waiting, and whether writing is still possible.
+    virtual void read_some(asio::mutable_buffer into, read_done done) = 0;
+    virtual void write_all(asio::const_buffer bytes, write_done done) = 0;
+    virtual std::size_t try_write(asio::const_buffer bytes, asio::error_code& ec) = 0;
+    [[nodiscard]] virtual bool writable() const noexcept = 0;
 
     /// The peer stopped reading (EPIPE, ECONNRESET) while we were writing.
     virtual void on_write_error(const asio::error_code& ec) = 0;
@@ -71,7 +86,6 @@ private:
     MCP_LOADTEST_DECL void keep_oversized_tail(std::string_view more);
     static constexpr std::size_t tail_kept = 1024;
 
-    pipe_stream read_end_, write_end_;
     std::size_t max_message_size_;
 
     send_queue queue_;

@@ -6,14 +6,28 @@
 
 #include <mcp_loadtest/detail/asio_compat.hpp>
 
+#include <asio/generic/stream_protocol.hpp>
+
 #include <chrono>
 #include <functional>
+#include <optional>
 #include <string>
 
 namespace mcp_loadtest::detail {
 
-/// Called once: an open, connected descriptor (ownership passes) or -1 and why.
-using connect_handler = std::function<void(int fd, std::string error)>;
+/// A connected TCP or Unix-domain socket. Asio's generic socket is the same
+/// type on every system (a descriptor on POSIX, a SOCKET on Windows), so the
+/// transports above need no system of their own.
+using connected_socket = asio::generic::stream_protocol::socket;
+
+/// What a connect ends with: the socket, or why there is none.
+struct connect_result {
+    std::optional<connected_socket> socket;
+    std::string error;  ///< what failed and a hint, when there is no socket
+};
+
+/// Called once, with the result.
+using connect_handler = std::function<void(connect_result)>;
 
 MCP_LOADTEST_DECL std::string connect_failure_hint(const asio::error_code& ec);
 

@@ -11,17 +11,16 @@
 
 #include <memory>
 #include <string>
-#include <tuple>
 
 namespace mcp_loadtest::detail {
 
-/// Awaits a connect_handler-style operation: (fd, error).
+/// Awaits a connect_handler-style operation.
 template <class Start>
-asio::awaitable<std::tuple<int, std::string>> await_connect(Start start) {
-    return asio::async_initiate<const asio::use_awaitable_t<>&, void(int, std::string)>(
+asio::awaitable<connect_result> await_connect(Start start) {
+    return asio::async_initiate<const asio::use_awaitable_t<>&, void(connect_result)>(
         [start](auto handler) mutable {
             auto h = std::make_shared<decltype(handler)>(std::move(handler));
-            start([h](int fd, std::string error) { (*h)(fd, std::move(error)); });
+            start([h](connect_result r) { (*h)(std::move(r)); });
         },
         asio::use_awaitable);
 }
@@ -29,7 +28,9 @@ asio::awaitable<std::tuple<int, std::string>> await_connect(Start start) {
 class socket_transport final : public line_transport {
 public:
     socket_transport(asio::any_io_executor ex, socket_server server)
-        : line_transport(ex, server.limits.max_message_size, server.limits.max_send_queue), server_(std::move(server)) {}
+        : line_transport(ex, server.limits.max_message_size, server.limits.max_send_queue),
+          server_(std::move(server)),
+          socket_(ex_) {}
 
     ~socket_transport() override { abort_now(); }
 
@@ -50,7 +51,19 @@ private:
 
     MCP_LOADTEST_DECL void on_read_end(const asio::error_code& ec) override;
 
+    void read_some(asio::mutable_buffer into, read_done done) override {
+        socket_.async_read_some(into, std::move(done));
+    }
+    void write_all(asio::const_buffer bytes, write_done done) override {
+        asio::async_write(socket_, bytes, std::move(done));
+    }
+    std::size_t try_write(asio::const_buffer bytes, asio::error_code& ec) override {
+        return socket_.write_some(bytes, ec);
+    }
+    [[nodiscard]] bool writable() const noexcept override { return socket_.is_open(); }
+
     socket_server server_;
+    connected_socket socket_;
 };
 
 }  // namespace mcp_loadtest::detail

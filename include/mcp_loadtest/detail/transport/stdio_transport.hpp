@@ -32,6 +32,8 @@ public:
     stdio_transport(asio::any_io_executor ex, stdio_server server)
         : line_transport(ex, server.max_message_size, server.max_send_queue),
           server_(std::move(server)),
+          stdout_(ex_),
+          stdin_(ex_),
           stderr_(ex_),
           exit_watch_(ex_),
           exit_event_(ex_),
@@ -68,6 +70,18 @@ private:
 
     MCP_LOADTEST_DECL void on_read_end(const asio::error_code&) override;
 
+    // The server's stdout is read, its stdin written.
+    void read_some(asio::mutable_buffer into, read_done done) override {
+        stdout_.async_read_some(into, std::move(done));
+    }
+    void write_all(asio::const_buffer bytes, write_done done) override {
+        asio::async_write(stdin_, bytes, std::move(done));
+    }
+    std::size_t try_write(asio::const_buffer bytes, asio::error_code& ec) override {
+        return write_now(stdin_, bytes, ec);
+    }
+    [[nodiscard]] bool writable() const noexcept override { return stdin_.is_open(); }
+
     // ---- stderr pump (capture to memory / tee) ---------------------------
 
     MCP_LOADTEST_DECL void start_stderr_read();
@@ -92,7 +106,7 @@ private:
     MCP_LOADTEST_DECL void release_descriptors() noexcept;
 
     stdio_server server_;
-    pipe_stream stderr_;
+    pipe_stream stdout_, stdin_, stderr_;
     exit_watcher exit_watch_;
     asio::steady_timer exit_event_;  // cancelled when the child exits: a one-shot event
     asio::steady_timer settle_timer_;

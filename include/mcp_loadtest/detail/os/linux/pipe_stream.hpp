@@ -7,7 +7,6 @@
 #if MCP_LOADTEST_OS_LINUX
 
 #include <asio/posix/stream_descriptor.hpp>
-#include <sys/socket.h>
 
 namespace mcp_loadtest::detail {
 
@@ -24,8 +23,6 @@ inline bool enable_write_now(pipe_stream& s) {
 /// Writes what fits now, without waiting: `would_block` when nothing does.
 inline std::size_t write_now(pipe_stream& s, asio::const_buffer b, asio::error_code& ec) { return s.write_some(b, ec); }
 
-/// Ends the write direction of a socket used both ways (the peer reads EOF).
-inline void shutdown_write(pipe_stream& s) noexcept { ::shutdown(s.native_handle(), SHUT_WR); }
 
 /// Becomes ready when a child exits: its pidfd turns readable.
 class exit_watcher {

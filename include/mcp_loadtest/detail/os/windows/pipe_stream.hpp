@@ -22,9 +22,6 @@ inline std::size_t write_now(pipe_stream&, asio::const_buffer, asio::error_code&
     return 0;
 }
 
-/// Pipes have one direction each: closing the write end is the whole shutdown.
-inline void shutdown_write(pipe_stream&) noexcept {}
-
 /// Becomes ready when a child exits: its process handle is signalled.
 class exit_watcher {
 public:

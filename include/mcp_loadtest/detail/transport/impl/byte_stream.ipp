@@ -27,7 +27,7 @@ MCP_LOADTEST_DECL std::shared_ptr<asio::ssl::context> make_tls_context(const tls
 #if defined(MCP_LOADTEST_WITH_TLS)
 MCP_LOADTEST_DECL void byte_stream::use_tls(std::shared_ptr<asio::ssl::context> ctx, const std::string& host, bool verify) {
     ctx_ = std::move(ctx);
-    tls_ = std::make_unique<asio::ssl::stream<asio::posix::stream_descriptor&>>(plain_, *ctx_);
+    tls_ = std::make_unique<asio::ssl::stream<connected_socket&>>(plain_, *ctx_);
     ::SSL_set_tlsext_host_name(tls_->native_handle(), host.c_str());
     if (verify) tls_->set_verify_callback(asio::ssl::host_name_verification(host));
 }

@@ -242,19 +242,16 @@ MCP_LOADTEST_DECL void http_pool_transport::connect_for(std::shared_ptr<exchange
     if (pooled) ++open_;
     auto me = self();
     async_connect_tcp(ex_, url_.host, url_.port_text, limits_.connect_timeout,
-                      [me, ex, pooled](int fd, std::string error) {
-                          if (me->closing_ && ex->what != exchange::kind::del) {
-                              if (fd >= 0) ::close(fd);
-                              return;
-                          }
-                          if (fd < 0) {
+                      [me, ex, pooled](connect_result r) {
+                          if (me->closing_ && ex->what != exchange::kind::del) return;  // r's socket closes
+                          if (!r.socket) {
                               if (pooled) --me->open_;
-                              me->fail_exchange(*ex, outcome::disconnected, error, 0);
+                              me->fail_exchange(*ex, outcome::disconnected, r.error, 0);
                               if (pooled) me->next_waiting();
                               return;
                           }
                           auto c = std::make_shared<connection>(me->ex_);
-                          c->socket.assign(fd);
+                          c->socket.assign(std::move(*r.socket));
                           c->parser = http1::response_parser(
                               http1::limits{max_head_bytes, std::numeric_limits<std::uint64_t>::max()});
                           c->pooled = pooled;

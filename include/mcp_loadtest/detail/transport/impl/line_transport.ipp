@@ -6,17 +6,14 @@
 
 namespace mcp_loadtest::detail {
 
-MCP_LOADTEST_DECL void line_transport::start_io(native_handle read_end, native_handle write_end) {
-    read_end_.assign(read_end);
-    if (write_end != invalid_native_handle && write_end != read_end) write_end_.assign(write_end);
-    // flush(true) tries a write in place first: it must fail with would_block, not wait.
-    write_in_place_ = enable_write_now(writer());
+MCP_LOADTEST_DECL void line_transport::start_io(bool write_in_place) {
+    write_in_place_ = write_in_place;
     read_buffer_.resize(64 * 1024);
     start_read();
 }
 
 MCP_LOADTEST_DECL void line_transport::write(std::string_view bytes) {
-    if (write_broken_ || !writer().is_open()) return;
+    if (write_broken_ || !writable()) return;
     queue_.outbox().append(bytes.data(), bytes.size());
     if (queue_.over_limit()) {
         // The server answers nothing we write: stop growing, end the session.
@@ -33,19 +30,6 @@ MCP_LOADTEST_DECL void line_transport::write(std::string_view bytes) {
     if (!queue_.writing() && !corked_) flush(/*in_place=*/false);
 }
 
-MCP_LOADTEST_DECL void line_transport::close_write_end() {
-    asio::error_code ignored;
-    if (write_end_.is_open()) write_end_.close(ignored);
-    else if (read_end_.is_open()) shutdown_write(read_end_);
-    write_broken_ = true;
-}
-
-MCP_LOADTEST_DECL void line_transport::close_descriptors() noexcept {
-    asio::error_code ignored;
-    read_end_.close(ignored);
-    write_end_.close(ignored);
-}
-
 MCP_LOADTEST_DECL void line_transport::flush(bool in_place) {
     const std::string& bytes = queue_.begin_write();
     std::size_t done = 0;
@@ -59,7 +43,7 @@ MCP_LOADTEST_DECL void line_transport::flush(bool in_place) {
         // takes that path too: until its completion runs, the sends after it
         // gather into one write, made here when it does.
         asio::error_code ec;
-        done = write_now(writer(), asio::buffer(bytes), ec);
+        done = try_write(asio::buffer(bytes), ec);
         if (ec) done = 0;
         if (done == bytes.size()) {
             on_written(ec, done);
@@ -67,9 +51,7 @@ MCP_LOADTEST_DECL void line_transport::flush(bool in_place) {
         }
         if (stats_) stats_->bytes_written += done;
     }
-    asio::async_write(writer(), asio::buffer(bytes) + done,
-                      [self = std::static_pointer_cast<line_transport>(shared_from_this())](
-                          const asio::error_code& ec, std::size_t n) { self->on_written(ec, n); });
+    write_all(asio::buffer(bytes) + done, write_done{std::static_pointer_cast<line_transport>(shared_from_this())});
 }
 
 MCP_LOADTEST_DECL void line_transport::on_written(const asio::error_code& ec, std::size_t n) {
@@ -82,7 +64,7 @@ MCP_LOADTEST_DECL void line_transport::on_written(const asio::error_code& ec, st
         return;
     }
     // The sends gathered while it was written: the window ends here.
-    if (queue_.has_queued() && !write_broken_ && writer().is_open()) flush(/*in_place=*/true);
+    if (queue_.has_queued() && !write_broken_ && writable()) flush(/*in_place=*/true);
 }
 
 MCP_LOADTEST_DECL void line_transport::start_read() {
@@ -97,12 +79,8 @@ MCP_LOADTEST_DECL void line_transport::start_read() {
         if (read_end_pos_ == read_buffer_.size())
             read_buffer_.resize(std::min(read_buffer_.size() * 2, max_message_size_ + 64 * 1024));
     }
-    read_end_.async_read_some(
-        asio::buffer(read_buffer_.data() + read_end_pos_, read_buffer_.size() - read_end_pos_),
-        [self = std::static_pointer_cast<line_transport>(shared_from_this())](const asio::error_code& ec,
-                                                                              std::size_t n) {
-            self->on_read(ec, n);
-        });
+    read_some(asio::buffer(read_buffer_.data() + read_end_pos_, read_buffer_.size() - read_end_pos_),
+              read_done{std::static_pointer_cast<line_transport>(shared_from_this())});
 }
 
 MCP_LOADTEST_DECL void line_transport::on_read(const asio::error_code& ec, std::size_t n) {
@@ -119,7 +97,7 @@ MCP_LOADTEST_DECL void line_transport::on_read(const asio::error_code& ec, std::
         process_buffer();
     }
     if (io_closed_ || !events_) return;
-    if (queue_.has_queued() && !queue_.writing() && !write_broken_ && writer().is_open()) flush(/*in_place=*/true);
+    if (queue_.has_queued() && !queue_.writing() && !write_broken_ && writable()) flush(/*in_place=*/true);
     if (ec) {
         if (ec == asio::error::operation_aborted) return;
         // EOF (or a read error): a final unterminated line still counts.

@@ -11,9 +11,6 @@
 
 #include <cerrno>
 #include <memory>
-#include <netinet/in.h>
-#include <netinet/tcp.h>
-#include <sys/socket.h>
 
 namespace mcp_loadtest::detail {
 
@@ -48,15 +45,15 @@ MCP_LOADTEST_DECL void async_connect_tcp(asio::any_io_executor ex, const std::st
                 const asio::error_code why = timed_out ? asio::error::timed_out : ec;
                 asio::error_code ignored;
                 socket.close(ignored);
-                handler(-1, "cannot connect to " + where + ": " +
-                                (timed_out ? std::string("no connection within the connect timeout")
-                                           : why.message()) +
-                                "." + connect_failure_hint(why));
+                handler({std::nullopt, "cannot connect to " + where + ": " +
+                                           (timed_out ? std::string("no connection within the connect timeout")
+                                                      : why.message()) +
+                                           "." + connect_failure_hint(why)});
                 return;
             }
             asio::error_code ignored;
             socket.set_option(asio::ip::tcp::no_delay(true), ignored);
-            handler(socket.release(), {});
+            handler({connected_socket(std::move(socket)), {}});
         }
     };
     const std::string where = (host.find(':') != std::string::npos ? "[" + host + "]" : host) + ":" + port;
@@ -124,13 +121,13 @@ MCP_LOADTEST_DECL void async_connect_unix(asio::any_io_executor ex, const std::s
             std::string hint = ec.value() == ENOENT || ec == asio::error::connection_refused
                                    ? " Hint: no server is listening on that socket path; start it first."
                                    : connect_failure_hint(ec);
-            st->handler(-1, "cannot connect to unix socket " + st->path + ": " +
-                                (st->timed_out ? std::string("no connection within the connect timeout")
-                                               : ec.message()) +
-                                "." + hint);
+            st->handler({std::nullopt, "cannot connect to unix socket " + st->path + ": " +
+                                           (st->timed_out ? std::string("no connection within the connect timeout")
+                                                          : ec.message()) +
+                                           "." + hint});
             return;
         }
-        st->handler(st->socket.release(), {});
+        st->handler({connected_socket(std::move(st->socket)), {}});
     });
 }
 

@@ -13,7 +13,7 @@ MCP_LOADTEST_DECL asio::awaitable<void> socket_transport::open(transport_events&
     const std::string& u = server_.url;
     auto ex = ex_;
     const auto timeout = server_.limits.connect_timeout;
-    std::tuple<int, std::string> r;
+    connect_result r;
     if (u.rfind("unix://", 0) == 0 || u.rfind("unix:", 0) == 0) {
         std::string path = u.substr(u.rfind("unix://", 0) == 0 ? 7 : 5);
         // Named first: GCC 12 mis-relocates temporaries with strings inside co_await.
@@ -42,9 +42,12 @@ MCP_LOADTEST_DECL asio::awaitable<void> socket_transport::open(transport_events&
                                 "http_server, for legacy HTTP+SSE sse_server.",
                             call_result{});
     }
-    auto& [fd, error] = r;
-    if (fd < 0) throw connect_error(error, call_result{});
-    start_io(fd, fd);
+    if (!r.socket) throw connect_error(r.error, call_result{});
+    socket_ = std::move(*r.socket);
+    // try_write() must fail with would_block, not wait.
+    asio::error_code ec;
+    socket_.non_blocking(true, ec);
+    start_io(/*write_in_place=*/!ec);
 }
 
 MCP_LOADTEST_DECL asio::awaitable<shutdown_result> socket_transport::close() {
@@ -60,7 +63,8 @@ MCP_LOADTEST_DECL std::string_view socket_transport::kind() const noexcept {
 
 MCP_LOADTEST_DECL void socket_transport::release() noexcept {
     mark_io_closed();
-    close_descriptors();
+    asio::error_code ignored;
+    socket_.close(ignored);
 }
 
 MCP_LOADTEST_DECL void socket_transport::on_write_error(const asio::error_code& ec) {

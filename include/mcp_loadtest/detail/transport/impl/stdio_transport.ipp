@@ -24,7 +24,9 @@ MCP_LOADTEST_DECL asio::awaitable<shutdown_result> stdio_transport::close() {
     // Helpers that left the server's group are found while the server lives:
     // one that exits on its own at stdin EOF leaves no later chance.
     if (!exited_) process_audit::note_descendants(pid_);
-    close_write_end();
+    asio::error_code ignored;
+    stdin_.close(ignored);  // the server reads EOF
+    stop_writing();
     if (exited_) {
         r.ended = shutdown_result::how::already_exited;
     } else {
@@ -130,7 +132,10 @@ MCP_LOADTEST_DECL void stdio_transport::start() {
     pid_ = child.pid;
     if (child.exit_handle) exit_watch_.assign(std::move(child.exit_handle));
     if (child.stderr_read) stderr_.assign(child.stderr_read.release());
-    start_io(child.stdout_read.release(), child.stdin_write.release());
+    stdout_.assign(child.stdout_read.release());
+    stdin_.assign(child.stdin_write.release());
+    // try_write() must fail with would_block, not wait.
+    start_io(/*write_in_place=*/enable_write_now(stdin_));
     watch_exit();
     if (stderr_.is_open()) start_stderr_read();
 }
@@ -266,7 +271,8 @@ MCP_LOADTEST_DECL asio::awaitable<void> stdio_transport::wait_for_exit_or(std::c
 MCP_LOADTEST_DECL void stdio_transport::release_descriptors() noexcept {
     mark_io_closed();
     asio::error_code ignored;
-    close_descriptors();
+    stdout_.close(ignored);
+    stdin_.close(ignored);
     stderr_.close(ignored);
     exit_watch_.close();
     exit_event_.cancel();

@@ -36,9 +36,9 @@ MCP_LOADTEST_DECL asio::awaitable<void> websocket_transport::open(transport_even
     auto connecting = await_connect([ex, host = url_.host, port = url_.port_text, timeout](connect_handler h) {
         async_connect_tcp(ex, host, port, timeout, std::move(h));
     });
-    auto [fd, why] = co_await std::move(connecting);
-    if (fd < 0) throw connect_error(why, call_result{});
-    socket_.assign(fd);
+    connect_result connected = co_await std::move(connecting);
+    if (!connected.socket) throw connect_error(connected.error, call_result{});
+    socket_.assign(std::move(*connected.socket));
 #if defined(MCP_LOADTEST_WITH_TLS)
     if (u->secure()) {
         std::shared_ptr<asio::ssl::context> ctx;
