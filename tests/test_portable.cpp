@@ -6,7 +6,9 @@
 #include <doctest/doctest.h>
 #include <mcp_loadtest/doctest.hpp>
 #include <mcp_loadtest/detail/os/process_tree.hpp>
+#include <mcp_loadtest/hang_evidence.hpp>
 #include <mcp_loadtest/network.hpp>
+#include <mcp_loadtest/report/baseline.hpp>
 #include <mcp_loadtest/run.hpp>
 #include <mcp_loadtest/server_process.hpp>
 
@@ -184,4 +186,38 @@ MCP_LOADTEST_CASE("Streamable HTTP: run() against a launched server over pooled 
     CHECK(mlt::process_audit::survivors().empty());
     std::error_code ec;
     std::filesystem::remove_all(dir, ec);
+}
+
+MCP_LOADTEST_CASE("hang evidence names a hung server's threads, and says in words what this system does not show") {
+    const auto dir = shim_directory();
+    const auto server = through_shim(dir, {});
+    auto s = co_await mlt::connect(server);
+    auto never = co_await s.call_tool("sleep", mlt::args("ms", 60000), {.timeout = 300ms});
+    MCP_CHECK_OUTCOME(never, mlt::outcome::hang);
+    const auto ev = mlt::snapshot_hang_evidence(s.pid(), {.native_stacks = mlt::native_stacks_mode::automatic,
+                                                          .native_stacks_timeout = std::chrono::milliseconds(5000)});
+    MESSAGE(ev.summary());
+    MESSAGE("native stacks: " << ev.native_stacks);
+    REQUIRE(ev.taken());
+    CHECK(ev.thread_count() >= 1);
+    CHECK(ev.processes.front().command.find("mcp_fixture_server") != std::string::npos);
+    if (const char* why = mlt::detail::native_stacks_unavailable()) {
+        // Windows: no thread states and no gdb, each said as such (never a state that reads as measured).
+        CHECK(ev.native_stacks == std::string("not taken: ") + why);
+        for (const auto& t : ev.processes.front().threads) CHECK(t.activity.find("state not shown") == 0);
+    } else {
+        for (const auto& t : ev.processes.front().threads) CHECK(t.activity.find("state not shown") == std::string::npos);
+    }
+    co_await s.close();
+    std::error_code ec;
+    std::filesystem::remove_all(dir, ec);
+}
+
+TEST_CASE("a baseline's measurement environment names this machine") {
+    const auto env = mlt::measurement_environment::current();
+    MESSAGE(env.cpu_model << ", " << env.cores << " cores, " << env.kernel << ", " << env.compiler);
+    CHECK(env.cores >= 1);
+    CHECK_FALSE(env.cpu_model.empty());
+    CHECK_FALSE(env.kernel.empty());
+    CHECK(env.kernel != "unknown");
 }

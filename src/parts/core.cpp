@@ -16,6 +16,8 @@
 #include <mcp_loadtest/detail/testing/impl/current_case.ipp>
 #include <mcp_loadtest/detail/engine/impl/evaluate_thresholds.ipp>
 #include <mcp_loadtest/detail/os/impl/gdb_backtrace.ipp>
+#include <mcp_loadtest/detail/os/linux/impl/gdb_run.ipp>
+#include <mcp_loadtest/detail/os/windows/impl/gdb_run.ipp>
 #include <mcp_loadtest/detail/session/impl/handshake.ipp>
 #include <mcp_loadtest/detail/wire/impl/http1.ipp>
 #include <mcp_loadtest/detail/transport/impl/http_exchange.ipp>
@@ -29,6 +31,8 @@
 #include <mcp_loadtest/detail/engine/impl/load_engine.ipp>
 #include <mcp_loadtest/detail/impl/loop_registry.ipp>
 #include <mcp_loadtest/detail/os/impl/machine_info.ipp>
+#include <mcp_loadtest/detail/os/linux/impl/machine_info.ipp>
+#include <mcp_loadtest/detail/os/windows/impl/machine_info.ipp>
 #include <mcp_loadtest/detail/transport/impl/make_transport.ipp>
 #include <mcp_loadtest/detail/engine/impl/mix_scenario.ipp>
 #include <mcp_loadtest/detail/transport/impl/net_connect.ipp>
@@ -59,6 +63,8 @@
 #include <mcp_loadtest/detail/transport/impl/streamable_http_transport.ipp>
 #include <mcp_loadtest/detail/os/impl/syscall_names.ipp>
 #include <mcp_loadtest/detail/os/impl/thread_readings.ipp>
+#include <mcp_loadtest/detail/os/linux/impl/thread_readings.ipp>
+#include <mcp_loadtest/detail/os/windows/impl/thread_readings.ipp>
 #include <mcp_loadtest/detail/transport/impl/transport.ipp>
 #include <mcp_loadtest/detail/transport/impl/transport_registry.ipp>
 #include <mcp_loadtest/detail/wire/impl/url.ipp>

@@ -19,6 +19,8 @@ MCP_LOADTEST_DECL std::size_t hang_evidence::thread_count() const noexcept {
 namespace mcp_loadtest::detail {
 
 MCP_LOADTEST_DECL std::string describe_activity(const thread_reading& t, const std::string& call) {
+    if (t.state == state_not_shown)
+        return "state not shown: this system gives no thread's wait state to another process (Linux does)";
     switch (t.state) {
         case 'Z':
         case 'X': return "a zombie: exited, not reaped by its parent";
@@ -102,6 +104,10 @@ MCP_LOADTEST_DECL std::string gdb_failure_line(const std::string& output) {
 MCP_LOADTEST_DECL void take_native_stacks(hang_evidence& ev, const evidence_options& o) {
     if (o.native_stacks == native_stacks_mode::off) {
         ev.native_stacks = "off (evidence_options::native_stacks)";
+        return;
+    }
+    if (const char* why = native_stacks_unavailable()) {
+        ev.native_stacks = std::string("not taken: ") + why;
         return;
     }
     const std::string gdb = find_on_path("gdb");

@@ -32,7 +32,7 @@ struct measurement_environment {
     std::string library_version;
     std::string kernel;  ///< recorded, not compared (kernel updates are routine on CI runners)
 
-    /// This process: /proc/cpuinfo, hardware_concurrency, the compiler of this translation unit.
+    /// This machine (the CPU's name, its cores, the system's version) and the compiler of this translation unit.
     [[nodiscard]] MCP_LOADTEST_DECL static measurement_environment current();
 };
 

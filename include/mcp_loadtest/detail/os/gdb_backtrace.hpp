@@ -2,33 +2,24 @@
 // apply all bt"`, bounded in time (gdb is SIGKILLed at the deadline), and the
 // process checked afterwards: gdb stops it to read it and detaches when done,
 // but a gdb killed mid-attach can leave it stopped (state T), which is undone
-// with SIGCONT.
+// with SIGCONT. Linux only (linux/impl/gdb_run.ipp); on Windows
+// native_stacks_unavailable() says why none are taken. The parsers of gdb's
+// output are system-free (impl/gdb_backtrace.ipp).
 #pragma once
 
 #include <mcp_loadtest/detail/config.hpp>
 
 #include <mcp_loadtest/detail/os/thread_readings.hpp>
 
-#include <cerrno>
 #include <chrono>
-#include <csignal>
-#include <cstdlib>
-#include <cstring>
-#include <fcntl.h>
-#include <poll.h>
-#include <spawn.h>
 #include <string>
 #include <string_view>
-#include <sys/stat.h>
-#include <sys/types.h>
-#include <sys/wait.h>
-#include <thread>
-#include <unistd.h>
 #include <vector>
 
-extern char** environ;
-
 namespace mcp_loadtest::detail {
+
+/// Why this system takes no native stacks, in words for a report; nullptr where it takes them.
+[[nodiscard]] MCP_LOADTEST_DECL const char* native_stacks_unavailable() noexcept;
 
 /// The full path of an executable on PATH, or "" when there is none.
 MCP_LOADTEST_DECL std::string find_on_path(std::string_view name);
@@ -74,4 +65,6 @@ MCP_LOADTEST_DECL std::string own_top_frame(const gdb_thread_stack& t);
 
 #if defined(MCP_LOADTEST_INCLUDE_IMPL)
 #include <mcp_loadtest/detail/os/impl/gdb_backtrace.ipp>
+#include <mcp_loadtest/detail/os/linux/impl/gdb_run.ipp>
+#include <mcp_loadtest/detail/os/windows/impl/gdb_run.ipp>
 #endif

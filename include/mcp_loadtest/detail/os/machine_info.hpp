@@ -4,12 +4,14 @@
 
 #include <mcp_loadtest/detail/config.hpp>
 
+#include <mcp_loadtest/detail/os/platform.hpp>
+
 #include <string>
 
 namespace mcp_loadtest::detail {
 
-/// /proc/cpuinfo's "model name" (x86), else "Hardware" / "cpu model" / "Processor" (ARM, MIPS),
-/// else "unknown".
+/// Linux: /proc/cpuinfo's "model name" (x86), else "Hardware" / "cpu model" / "Processor"
+/// (ARM, MIPS). Windows: the registry's ProcessorNameString. Else "unknown".
 MCP_LOADTEST_DECL std::string cpu_model();
 
 MCP_LOADTEST_DECL unsigned cpu_cores();
@@ -24,4 +26,6 @@ MCP_LOADTEST_DECL std::string kernel_id();
 
 #if defined(MCP_LOADTEST_INCLUDE_IMPL)
 #include <mcp_loadtest/detail/os/impl/machine_info.ipp>
+#include <mcp_loadtest/detail/os/linux/impl/machine_info.ipp>
+#include <mcp_loadtest/detail/os/windows/impl/machine_info.ipp>
 #endif

@@ -1,33 +1,31 @@
-// What each thread of a process is doing now, from Linux /proc/<pid>/task/<tid>:
-// stat (its state), comm (its name), wchan (the kernel function it sleeps in)
-// and syscall (the system call it is blocked in, with its arguments). Reading
-// `syscall` needs the same permission as attaching a debugger: a server the
-// test started is its child, which is allowed.
+// What each thread of a process is doing now. Linux (linux/impl/): from
+// /proc/<pid>/task/<tid>: stat (its state), comm (its name), wchan (the kernel
+// function it sleeps in) and syscall (the system call it is blocked in, with
+// its arguments); reading `syscall` needs the same permission as attaching a
+// debugger: a server the test started is its child, which is allowed.
+// Windows (windows/impl/): the thread ids only (Tool Help); Windows shows no
+// thread's wait state to another process, so each reads as state '-'.
 #pragma once
 
 #include <mcp_loadtest/detail/config.hpp>
 
-#include <mcp_loadtest/detail/os/linux/procfs.hpp>
 #include <mcp_loadtest/detail/os/process_info.hpp>
 
 #include <array>
 #include <cstdint>
-#include <cstdio>
-#include <cstdlib>
-#include <cstring>
-#include <dirent.h>
 #include <string>
-#include <sys/types.h>
-#include <unistd.h>
 #include <vector>
 
 namespace mcp_loadtest::detail {
 
-/// One thread as /proc shows it.
+/// What a thread state of '-' means: the system gives none (Windows).
+inline constexpr char state_not_shown = '-';
+
+/// One thread as the system shows it.
 struct thread_reading {
     pid_t tid = 0;
     std::string name;  ///< comm: at most 15 bytes
-    char state = '?';  ///< R, S, D, T, t, Z, ...
+    char state = '?';  ///< R, S, D, T, t, Z, ...; '?' ended meanwhile; state_not_shown
     std::string wchan;  ///< "" when running or hidden ("0")
     /// The system call it is in: >= 0 its number; -1 blocked outside a system
     /// call (a page fault); -2 running on a CPU; -3 unreadable (permission).
@@ -54,4 +52,6 @@ MCP_LOADTEST_DECL std::string fd_target(pid_t pid, std::uint64_t fd);
 
 #if defined(MCP_LOADTEST_INCLUDE_IMPL)
 #include <mcp_loadtest/detail/os/impl/thread_readings.ipp>
+#include <mcp_loadtest/detail/os/linux/impl/thread_readings.ipp>
+#include <mcp_loadtest/detail/os/windows/impl/thread_readings.ipp>
 #endif
