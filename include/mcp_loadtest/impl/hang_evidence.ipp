@@ -20,7 +20,7 @@ namespace mcp_loadtest::detail {
 
 MCP_LOADTEST_DECL std::string describe_activity(const thread_reading& t, const std::string& call) {
     if (t.state == state_not_shown)
-        return "state not shown: this system gives no thread's wait state to another process (Linux does)";
+        return "whose state is not shown (this system gives no thread's wait state to another process)";
     switch (t.state) {
         case 'Z':
         case 'X': return "a zombie: exited, not reaped by its parent";
