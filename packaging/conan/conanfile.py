@@ -105,8 +105,8 @@ class McpLoadtestConan(ConanFile):
         if str(self.settings.os) not in SUPPORTED_OS:
             raise ConanInvalidConfiguration(
                 f"{self.ref} supports Linux and Windows only, not {self.settings.os}: it starts and "
-                f"supervises server processes through an operating-system backend, and there is none "
-                f"for {self.settings.os} yet (macOS is planned)."
+                f"supervises server processes through an operating-system backend "
+                f"(include/mcp_loadtest/detail/os/), and has none for {self.settings.os} yet."
             )
 
     def generate(self):
