@@ -25,6 +25,8 @@
 #                     toolchain file (cmake/toolchains/) adds Winsock and psapi to every link for the
 #                     suite; the consumer's drops that, so it links only what the installed target
 #                     names. Stdio only: the network transports do not compile for Windows yet.
+#                     The slowest way (about 3 min of CPU, most of it MinGW's ld on the -O0
+#                     object's 34,000 sections), so it starts first.
 #
 # One line per way; a failure names the way and shows the end of its log. Works
 # in a temporary directory removed on exit; builds at -O0, CONSUMER_JOBS (2)
