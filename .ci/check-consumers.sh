@@ -18,6 +18,15 @@
 #   Meson, separate   the subproject with -Dmcp-loadtest:separate_compilation=true (the two parts)
 #   hand-made, separate  g++ with the .pc's flags, -DMCP_LOADTEST_SEPARATE_COMPILATION, and one
 #                     file of its own holding <mcp_loadtest/impl/src.hpp> (the whole library)
+#   Windows, find_package  MinGW-w64 cross build, as a Windows user would: the library configured
+#                     with the MinGW toolchain and installed (TLS off: no OpenSSL for MinGW here),
+#                     then find_package/ built against it and run under Wine. No Python there: the
+#                     consumer starts the C++ fixture server (fixtures/native), built with it. The
+#                     toolchain file (cmake/toolchains/) adds Winsock and psapi to every link for the
+#                     suite; the consumer's drops that, so it links only what the installed target
+#                     names, Winsock among them (the consumer includes http.hpp).
+#                     The slowest way (about 3 min of CPU, most of it MinGW's ld on the -O0
+#                     object's 34,000 sections), so it starts first.
 #
 # One line per way; a failure names the way and shows the end of its log. Works
 # in a temporary directory removed on exit; builds at -O0, CONSUMER_JOBS (2)
@@ -197,6 +206,29 @@ way_examples() {  # examples/CMakeLists.txt's standalone mode; one example is en
   "$work/examples/example_quickstart"
 }
 
+way_windows_find_package() {  # MinGW-w64 cross build of find_package/, run under Wine
+  local prefix=$work/prefix-windows build=$work/windows_find_package tool
+  for tool in x86_64-w64-mingw32-g++-posix wine; do
+    command -v "$tool" >/dev/null || { echo "$tool not found; .ci/install-deps.sh installs it"; return 1; }
+  done
+  # The library, configured for Windows and installed.
+  cmake -S "$root" -B "$prefix.build" "${cmake_args[@]}" -DCMAKE_INSTALL_PREFIX="$prefix" \
+        -DCMAKE_TOOLCHAIN_FILE="$root/cmake/toolchains/x86_64-w64-mingw32.cmake" -DMCP_LOADTEST_TLS=OFF \
+        -DMCP_LOADTEST_BUILD_TESTS=OFF -DMCP_LOADTEST_BUILD_EXAMPLES=OFF -DMCP_LOADTEST_BUILD_BENCH=OFF
+  cmake --install "$prefix.build"
+  # The consumer's toolchain: the project's (MinGW-w64, the host's header-only dependencies,
+  # Wine as the emulator) without the libraries it adds to every link.
+  printf 'include("%s")\nunset(CMAKE_USER_MAKE_RULES_OVERRIDE_CXX)\n' \
+         "$root/cmake/toolchains/x86_64-w64-mingw32.cmake" >"$work/mingw-consumer.cmake"
+  # mcp-loadtest_DIR: the toolchain searches packages only under its find roots.
+  cmake_consumer "$build" "$consumers/find_package" -DCMAKE_TOOLCHAIN_FILE="$work/mingw-consumer.cmake" \
+                 -Dmcp-loadtest_DIR="$prefix/share/mcp-loadtest/cmake" -DEXPECT_TLS=0
+  [[ $(head -c 2 "$build/consumer_test.exe") == MZ ]] || { echo "consumer_test.exe is not a Windows program"; return 1; }
+  ! grep -E '^CMAKE_CXX_STANDARD_LIBRARIES:.*(ws2_32|mswsock|psapi)' "$build/CMakeCache.txt" ||
+    { echo "the toolchain's own link libraries were not dropped"; return 1; }
+  grep -q 'ws2_32' "$build/build.ninja" || { echo "consumer_test was not linked with ws2_32 by the installed target"; return 1; }
+}
+
 # --- running them ------------------------------------------------------------------
 
 running=0
@@ -239,6 +271,7 @@ run "install (CMake)" prepare_install
 run "source tarball" prepare_tarball
 finish
 # Longest first.
+run "Windows, find_package" way_windows_find_package
 run "Meson subproject" way_meson_subproject
 run "examples/" way_examples
 run "Meson, separate" way_meson_separate

@@ -235,11 +235,34 @@ r.package_id()
 check(record.get("info_cleared"), "conanfile.py: package_id() does not clear the info (header-only)")
 r.validate()
 check(record.get("min_cppstd") == 20, "conanfile.py: validate() does not require C++20")
-try:
-    Recipe(os_="Windows").validate()
-    check(False, "conanfile.py: validate() accepts Windows (the library is Linux-only)")
-except ConanInvalidConfiguration:
-    pass
+# The platforms: the port's "supports" and the recipe's validate() accept the same systems,
+# Linux and Windows (the OS backends, detail/os/), and not macOS (no backend yet).
+supports = manifest.get("supports", "")
+def vcpkg_supports(identifiers):
+    """vcpkg's platform expression (identifiers, !, &, ',', |, parentheses) on one platform."""
+    tokens = re.findall(r"[a-z0-9-]+|[!&|(),]", supports)
+    check("".join(tokens) == re.sub(r"\s", "", supports), f"vcpkg.json: supports {supports!r} does not parse")
+    python = " ".join({"!": "not", "&": "and", ",": "and", "|": "or"}.get(t, t) if not t[0].isalnum()
+                      else str(t in identifiers) for t in tokens)
+    return eval(python) if python else True
+platforms = {  # Conan's settings.os: vcpkg's identifiers that are true there
+    "Linux": {"linux"}, "Windows": {"windows"}, "Macos": {"osx"}, "FreeBSD": {"freebsd"},
+    "Android": {"android"}, "WindowsStore": {"windows", "uwp"}, "iOS": {"ios"},
+}
+for os_name, identifiers in platforms.items():
+    try:
+        Recipe(os_=os_name).validate()
+        recipe_accepts, message = True, ""
+    except ConanInvalidConfiguration as e:
+        recipe_accepts, message = False, str(e)
+        check(os_name in message, f"conanfile.py: validate() refuses {os_name} without naming it: {message!r}")
+    port_accepts = vcpkg_supports(identifiers)
+    check(recipe_accepts == port_accepts,
+          f"{os_name}: the recipe's validate() {'accepts' if recipe_accepts else 'refuses'} it, the port's "
+          f"supports {supports!r} {'accepts' if port_accepts else 'refuses'} it")
+    check(recipe_accepts == (os_name in ("Linux", "Windows")),
+          f"{os_name}: {'accepted' if recipe_accepts else 'refused'}, but the library has OS backends for Linux and Windows only")
+    print(f"{os_name:13} {'supported' if recipe_accepts else 'refused: ' + message}")
 
 recipe_tls = {}
 recipe_info = {}
@@ -268,6 +291,19 @@ recipe_removes = [os.path.relpath(p, "<package>") for p in record.get("rmdirs", 
 info = recipe_info[True]
 check(info.bindirs == [] and info.libdirs == [], "conanfile.py: package_info() keeps bindirs/libdirs (header-only)")
 check("pthread" in info.system_libs, "conanfile.py: package_info() does not link pthread on Linux")
+# Windows: the libraries the CMake target links there (CMakeLists.txt), and Meson's.
+windows_libs = re.search(r"set\(MCP_LOADTEST_WINDOWS_LIBRARIES\s+([^)]*)\)", cmakelists)
+windows_libs = windows_libs.group(1).split() if windows_libs else []
+check(windows_libs, "CMakeLists.txt: no set(MCP_LOADTEST_WINDOWS_LIBRARIES ...)")
+r = Recipe(os_="Windows")
+r.package_info()
+check(sorted(r.cpp_info.system_libs) == sorted(windows_libs),
+      f"conanfile.py: on Windows package_info() links {r.cpp_info.system_libs}, the CMake target {windows_libs}")
+check("-Wa,-mbig-obj" in r.cpp_info.cxxflags and "-Wa,-mbig-obj" in cmakelists,
+      "the recipe's package_info() and the CMake target do not both add -Wa,-mbig-obj for MinGW-w64")
+meson_windows = re.search(r"^windows_libs = .*$", read("meson.build"), re.M)
+check(meson_windows and sorted(re.findall(r"'-l(\w+)'", meson_windows.group(0))) == sorted(windows_libs),
+      f"meson.build: windows_libs is not {windows_libs}")
 check("-fcoroutines" in info.cxxflags, "conanfile.py: package_info() does not add -fcoroutines for GCC")
 cmake_file_name = info.properties.get("cmake_file_name")
 cmake_target_name = info.properties.get("cmake_target_name")

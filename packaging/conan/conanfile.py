@@ -22,6 +22,14 @@ CMAKE_OPTIONS = {
     "MCP_LOADTEST_BUILD_BENCH": False,
 }
 
+# The systems with an operating-system backend, and the system libraries the CMake target
+# links on each (CMakeLists.txt; Windows: Winsock for Asio, mswsock, psapi).
+SUPPORTED_OS = ("Linux", "Windows")
+SYSTEM_LIBS = {
+    "Linux": ["pthread"],
+    "Windows": ["ws2_32", "mswsock", "psapi"],
+}
+
 
 class McpLoadtestConan(ConanFile):
     name = "mcp-loadtest"
@@ -91,9 +99,15 @@ class McpLoadtestConan(ConanFile):
                 f"{self.ref} requires C++{self._min_cppstd} coroutines, checked with "
                 f"{self.settings.compiler} >= {minimum_version}."
             )
-        if self.settings.os != "Linux":
-            # posix_spawn, process groups and pidfds for the server processes it starts.
-            raise ConanInvalidConfiguration(f"{self.ref} supports Linux only.")
+        # The operating-system backends (include/mcp_loadtest/detail/os/): Linux, and Windows
+        # (MinGW-w64; stdio servers and run(), the network transports are being ported). The
+        # vcpkg port's "supports" says the same (.ci/check-packaging.sh checks they agree).
+        if str(self.settings.os) not in SUPPORTED_OS:
+            raise ConanInvalidConfiguration(
+                f"{self.ref} supports Linux and Windows only, not {self.settings.os}: it starts and "
+                f"supervises server processes through an operating-system backend "
+                f"(include/mcp_loadtest/detail/os/), and has none for {self.settings.os} yet."
+            )
 
     def generate(self):
         tc = CMakeToolchain(self)
@@ -131,9 +145,12 @@ class McpLoadtestConan(ConanFile):
         if self.options.with_tls:
             self.cpp_info.requires.extend(["openssl::ssl", "openssl::crypto"])
             self.cpp_info.defines.append("MCP_LOADTEST_WITH_TLS=1")
-        if self.settings.os in ["Linux", "FreeBSD"]:
-            self.cpp_info.system_libs.append("pthread")
+        self.cpp_info.system_libs.extend(SYSTEM_LIBS.get(str(self.settings.os), []))
         if self.settings.compiler == "gcc":
             # What the CMake target adds for GCC: -fcoroutines, and no false
             # mismatched-new-delete warnings on Asio's coroutine frames.
             self.cpp_info.cxxflags.extend(["-fcoroutines", "-Wno-mismatched-new-delete"])
+        if self.settings.os == "Windows":
+            # What the CMake target adds on Windows: big objects (more sections than COFF's
+            # default limit unless optimised).
+            self.cpp_info.cxxflags.append("/bigobj" if self.settings.compiler == "msvc" else "-Wa,-mbig-obj")
