@@ -7,8 +7,8 @@
 #include <mcp_loadtest/detail/transport/impl/byte_stream.ipp>
 #include <mcp_loadtest/detail/session/impl/cancel_moment.ipp>
 #include <mcp_loadtest/detail/testing/impl/case_runner.ipp>
-#include <mcp_loadtest/detail/os/linux/impl/child_process.ipp>
-#include <mcp_loadtest/detail/os/linux/impl/native_handle.ipp>
+#include <mcp_loadtest/detail/os/posix/impl/child_process.ipp>
+#include <mcp_loadtest/detail/os/posix/impl/native_handle.ipp>
 #include <mcp_loadtest/detail/os/windows/impl/child_process.ipp>
 #include <mcp_loadtest/detail/os/windows/impl/native_handle.ipp>
 #include <mcp_loadtest/detail/text/impl/command_text.ipp>
@@ -34,11 +34,13 @@
 #include <mcp_loadtest/detail/transport/impl/net_connect.ipp>
 #include <mcp_loadtest/detail/os/impl/process_tree.ipp>
 #include <mcp_loadtest/detail/os/linux/impl/procfs.ipp>
-#include <mcp_loadtest/detail/os/linux/impl/process_groups.ipp>
+#include <mcp_loadtest/detail/os/posix/impl/process_groups.ipp>
 #include <mcp_loadtest/detail/os/linux/impl/process_info.ipp>
+#include <mcp_loadtest/detail/os/macos/impl/process_info.ipp>
 #include <mcp_loadtest/detail/os/windows/impl/process_groups.ipp>
 #include <mcp_loadtest/detail/os/windows/impl/process_info.ipp>
 #include <mcp_loadtest/detail/os/linux/impl/this_thread.ipp>
+#include <mcp_loadtest/detail/os/macos/impl/this_thread.ipp>
 #include <mcp_loadtest/detail/os/windows/impl/this_thread.ipp>
 #include <mcp_loadtest/detail/os/windows/impl/spawn.ipp>
 #include <mcp_loadtest/detail/os/impl/windows_command_line.ipp>
@@ -49,8 +51,8 @@
 #include <mcp_loadtest/detail/session/impl/session_core.ipp>
 #include <mcp_loadtest/detail/session/impl/session_stderr.ipp>
 #include <mcp_loadtest/detail/wire/impl/sha1.ipp>
-#include <mcp_loadtest/detail/os/linux/impl/sigpipe.ipp>
-#include <mcp_loadtest/detail/os/linux/impl/utc_time.ipp>
+#include <mcp_loadtest/detail/os/posix/impl/sigpipe.ipp>
+#include <mcp_loadtest/detail/os/posix/impl/utc_time.ipp>
 #include <mcp_loadtest/detail/os/windows/impl/sigpipe.ipp>
 #include <mcp_loadtest/detail/os/windows/impl/utc_time.ipp>
 #include <mcp_loadtest/detail/transport/impl/socket_transport.ipp>
