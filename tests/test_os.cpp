@@ -411,7 +411,7 @@ os::spawned_child spawn_sh(const char* script) {
 }  // namespace
 
 TEST_CASE("Unix: exit watchers see their own child's exit, without reaping it or taking another child's status") {
-    MESSAGE("backend: " << (MCP_LOADTEST_OS_PIDFD ? "native (pidfd)" : "posix (waitid polling)"));
+    MESSAGE("backend: " << std::string(MCP_LOADTEST_OS_PIDFD ? "native (pidfd)" : "posix (waitid polling)"));
     asio::io_context io;
     const auto start = steady_clock::now();
     auto quick = spawn_sh("exit 3");
