@@ -1,6 +1,6 @@
 // The operating-system layer (detail/os/) on its own, on every platform it has a
 // backend for: the same checks run on Linux natively and on Windows under Wine.
-// Nothing here starts a server: it reads this process and a child of its own.
+// Nothing here starts a server: it reads this process and children of its own.
 #include <doctest/doctest.h>
 #include <mcp_loadtest/detail/os/process_info.hpp>
 #include <mcp_loadtest/detail/os/process_tree.hpp>
@@ -9,6 +9,15 @@
 #include <mcp_loadtest/detail/os/windows/spawn.hpp>
 
 #include <shellapi.h>  // CommandLineToArgvW: the rules quote_windows_argument() writes for
+#else
+#include <mcp_loadtest/detail/os/child_process.hpp>
+#include <mcp_loadtest/detail/os/pipe_stream.hpp>
+
+#include <asio/io_context.hpp>
+#include <asio/steady_timer.hpp>
+#include <csignal>
+#include <memory>
+#include <optional>
 #endif
 
 #include <algorithm>
@@ -389,5 +398,87 @@ TEST_CASE("Windows: an MCP server started through a .cmd shim on PATH answers ov
     for (auto pid : members) CHECK_FALSE(os::read_proc(pid));
     std::error_code ec;
     std::filesystem::remove_all(dir, ec);
+}
+#endif
+
+#if !defined(_WIN32)
+// The exit watcher of this build's backend: a pidfd (the Linux backend) or
+// waitid() polling (the generic POSIX backend, MCP_LOADTEST_OS_BACKEND=posix).
+namespace {
+os::spawned_child spawn_sh(const char* script) {
+    return os::spawn_child(mcp_loadtest::stdio_server{"sh", {"-c", script}}, os::child_stderr::discard);
+}
+}  // namespace
+
+TEST_CASE("Unix: exit watchers see their own child's exit, without reaping it or taking another child's status") {
+    MESSAGE("backend: " << std::string(MCP_LOADTEST_OS_PIDFD ? "native (pidfd)" : "posix (waitid polling)"));
+    asio::io_context io;
+    const auto start = steady_clock::now();
+    auto quick = spawn_sh("exit 3");
+    auto slow = spawn_sh("sleep 0.3; exit 4");
+    os::exit_watcher quick_watch(io.get_executor()), slow_watch(io.get_executor());
+    quick_watch.watch(quick.pid, std::move(quick.exit_handle));
+    slow_watch.watch(slow.pid, std::move(slow.exit_handle));
+    REQUIRE(quick_watch.is_open());
+    REQUIRE(slow_watch.is_open());
+    std::optional<asio::error_code> quick_ec, slow_ec;
+    steady_clock::time_point quick_at{}, slow_at{};
+    quick_watch.async_wait([&](const asio::error_code& ec) { quick_ec = ec, quick_at = steady_clock::now(); });
+    slow_watch.async_wait([&](const asio::error_code& ec) { slow_ec = ec, slow_at = steady_clock::now(); });
+    io.run_for(10s);
+    REQUIRE(quick_ec);
+    REQUIRE(slow_ec);
+    CHECK(!*quick_ec);
+    CHECK(!*slow_ec);
+    CHECK(quick_at < slow_at);
+    CHECK(slow_at - start >= 250ms);
+    // Both statuses are still there: peek_exit() reads them, reap() takes them.
+    const auto q = os::peek_exit(quick.pid), s = os::peek_exit(slow.pid);
+    CHECK(q.exited);
+    CHECK(q.code == 3);
+    CHECK(s.exited);
+    CHECK(s.code == 4);
+    os::reap(quick.pid);
+    os::reap(slow.pid);
+}
+
+TEST_CASE("Unix: closing an exit watcher ends its wait with operation_aborted, and the child is still there to end") {
+    asio::io_context io;
+    auto child = spawn_sh("sleep 30");
+    os::exit_watcher watch(io.get_executor());
+    watch.watch(child.pid, std::move(child.exit_handle));
+    std::optional<asio::error_code> got;
+    watch.async_wait([&](const asio::error_code& ec) { got = ec; });
+    asio::steady_timer close_soon(io, 100ms);
+    close_soon.async_wait([&](const asio::error_code&) { watch.close(); });
+    const auto start = steady_clock::now();
+    io.run_for(10s);
+    REQUIRE(got);
+    CHECK(*got == asio::error::operation_aborted);
+    CHECK(steady_clock::now() - start < 5s);
+    CHECK(!os::peek_exit(child.pid).exited);
+    const auto ended = os::kill_and_reap_now(child.pid, 5000ms);
+    CHECK(ended.exited);
+    CHECK(ended.signal == SIGKILL);
+}
+
+TEST_CASE("Unix: a hundred children exiting together are each seen by their own watcher") {
+    asio::io_context io;
+    constexpr int n = 100;
+    std::vector<os::spawned_child> children;
+    std::vector<std::unique_ptr<os::exit_watcher>> watchers;
+    int seen = 0;
+    for (int i = 0; i < n; ++i) {
+        children.push_back(spawn_sh("sleep 0.2"));
+        watchers.push_back(std::make_unique<os::exit_watcher>(io.get_executor()));
+        watchers.back()->watch(children.back().pid, std::move(children.back().exit_handle));
+        watchers.back()->async_wait([&](const asio::error_code& ec) { seen += !ec; });
+    }
+    io.run_for(30s);
+    CHECK(seen == n);
+    for (const auto& c : children) {
+        CHECK(os::peek_exit(c.pid).code == 0);
+        os::reap(c.pid);
+    }
 }
 #endif

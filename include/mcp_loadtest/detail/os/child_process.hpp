@@ -3,8 +3,9 @@
 // A server is started as the leader of a group of its own (a POSIX process
 // group, a Windows Job Object; process_groups.hpp), with its stdin and stdout
 // on pipes, so that ending it ends everything it started. Its exit is watched
-// without reaping it (a pidfd on Linux, the process handle on Windows), so its
-// pid, and so its group's id, stay reserved until reap().
+// without reaping it (a pidfd on Linux, waitid() polling with the generic POSIX
+// backend, the process handle on Windows), so its pid, and so its group's id,
+// stay reserved until reap().
 #pragma once
 
 #include <mcp_loadtest/detail/config.hpp>
@@ -34,7 +35,7 @@ struct spawned_child {
     unique_native stdin_write;  ///< requests are written here
     unique_native stdout_read;  ///< replies are read here
     unique_native stderr_read;  ///< with child_stderr::pipe only
-    unique_native exit_handle;  ///< becomes ready when it exits (exit_watcher); may be absent (old Linux kernels)
+    unique_native exit_handle;  ///< becomes ready when it exits (exit_watcher); absent with the generic POSIX backend and on Linux < 5.3 (then polled)
 };
 
 /// Starts `server`. Throws spawn_error with an actionable message on failure.
@@ -61,6 +62,6 @@ MCP_LOADTEST_DECL void kill_process(pid_t pid) noexcept;
 }  // namespace mcp_loadtest::detail
 
 #if defined(MCP_LOADTEST_INCLUDE_IMPL)
-#include <mcp_loadtest/detail/os/linux/impl/child_process.ipp>
+#include <mcp_loadtest/detail/os/posix/impl/child_process.ipp>
 #include <mcp_loadtest/detail/os/windows/impl/child_process.ipp>
 #endif

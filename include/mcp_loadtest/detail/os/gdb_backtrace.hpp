@@ -67,4 +67,5 @@ MCP_LOADTEST_DECL std::string own_top_frame(const gdb_thread_stack& t);
 #include <mcp_loadtest/detail/os/impl/gdb_backtrace.ipp>
 #include <mcp_loadtest/detail/os/linux/impl/gdb_run.ipp>
 #include <mcp_loadtest/detail/os/windows/impl/gdb_run.ipp>
+#include <mcp_loadtest/detail/os/macos/impl/gdb_run.ipp>
 #endif

@@ -28,4 +28,5 @@ MCP_LOADTEST_DECL std::string kernel_id();
 #include <mcp_loadtest/detail/os/impl/machine_info.ipp>
 #include <mcp_loadtest/detail/os/linux/impl/machine_info.ipp>
 #include <mcp_loadtest/detail/os/windows/impl/machine_info.ipp>
+#include <mcp_loadtest/detail/os/macos/impl/machine_info.ipp>
 #endif

@@ -40,6 +40,6 @@ private:
 }  // namespace mcp_loadtest::detail
 
 #if defined(MCP_LOADTEST_INCLUDE_IMPL)
-#include <mcp_loadtest/detail/os/linux/impl/native_handle.ipp>
+#include <mcp_loadtest/detail/os/posix/impl/native_handle.ipp>
 #include <mcp_loadtest/detail/os/windows/impl/native_handle.ipp>
 #endif

@@ -52,6 +52,6 @@ MCP_LOADTEST_DECL void forget_group(pid_t group) noexcept;
 }  // namespace mcp_loadtest::detail
 
 #if defined(MCP_LOADTEST_INCLUDE_IMPL)
-#include <mcp_loadtest/detail/os/linux/impl/process_groups.ipp>
+#include <mcp_loadtest/detail/os/posix/impl/process_groups.ipp>
 #include <mcp_loadtest/detail/os/windows/impl/process_groups.ipp>
 #endif

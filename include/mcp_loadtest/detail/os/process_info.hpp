@@ -1,8 +1,9 @@
 // What the library reads of processes, on every operating system: one
 // process's counters (the sampler reads them every few milliseconds), who is
 // whose child, a process's command line, and a few facts about this process.
-// Backends: linux/impl/process_info.ipp (/proc), windows/impl/process_info.ipp
-// (Tool Help snapshots, PSAPI, GetProcessTimes).
+// Backends: linux/impl/process_info.ipp (/proc), macos/impl/process_info.ipp
+// (libproc; not compiled or run in CI), windows/impl/process_info.ipp (Tool Help
+// snapshots, PSAPI, GetProcessTimes).
 #pragma once
 
 #include <mcp_loadtest/detail/config.hpp>
@@ -90,5 +91,6 @@ struct proc_entry {
 
 #if defined(MCP_LOADTEST_INCLUDE_IMPL)
 #include <mcp_loadtest/detail/os/linux/impl/process_info.ipp>
+#include <mcp_loadtest/detail/os/macos/impl/process_info.ipp>
 #include <mcp_loadtest/detail/os/windows/impl/process_info.ipp>
 #endif

@@ -13,6 +13,6 @@ MCP_LOADTEST_DECL void ignore_sigpipe_once();
 }  // namespace mcp_loadtest::detail
 
 #if defined(MCP_LOADTEST_INCLUDE_IMPL)
-#include <mcp_loadtest/detail/os/linux/impl/sigpipe.ipp>
+#include <mcp_loadtest/detail/os/posix/impl/sigpipe.ipp>
 #include <mcp_loadtest/detail/os/windows/impl/sigpipe.ipp>
 #endif

@@ -16,5 +16,6 @@ MCP_LOADTEST_DECL void lower_this_thread_priority() noexcept;
 
 #if defined(MCP_LOADTEST_INCLUDE_IMPL)
 #include <mcp_loadtest/detail/os/linux/impl/this_thread.ipp>
+#include <mcp_loadtest/detail/os/macos/impl/this_thread.ipp>
 #include <mcp_loadtest/detail/os/windows/impl/this_thread.ipp>
 #endif

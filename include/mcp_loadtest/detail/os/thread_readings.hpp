@@ -54,4 +54,5 @@ MCP_LOADTEST_DECL std::string fd_target(pid_t pid, std::uint64_t fd);
 #include <mcp_loadtest/detail/os/impl/thread_readings.ipp>
 #include <mcp_loadtest/detail/os/linux/impl/thread_readings.ipp>
 #include <mcp_loadtest/detail/os/windows/impl/thread_readings.ipp>
+#include <mcp_loadtest/detail/os/macos/impl/thread_readings.ipp>
 #endif

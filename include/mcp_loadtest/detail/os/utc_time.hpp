@@ -15,6 +15,6 @@ namespace mcp_loadtest::detail {
 }  // namespace mcp_loadtest::detail
 
 #if defined(MCP_LOADTEST_INCLUDE_IMPL)
-#include <mcp_loadtest/detail/os/linux/impl/utc_time.ipp>
+#include <mcp_loadtest/detail/os/posix/impl/utc_time.ipp>
 #include <mcp_loadtest/detail/os/windows/impl/utc_time.ipp>
 #endif

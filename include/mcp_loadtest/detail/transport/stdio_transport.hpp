@@ -110,7 +110,6 @@ private:
     exit_watcher exit_watch_;
     asio::steady_timer exit_event_;  // cancelled when the child exits: a one-shot event
     asio::steady_timer settle_timer_;
-    std::optional<asio::steady_timer> poll_timer_;
 
     pid_t pid_ = -1;
     exit_status exit_;

@@ -26,7 +26,10 @@ inline std::size_t write_now(pipe_stream&, asio::const_buffer, asio::error_code&
 class exit_watcher {
 public:
     explicit exit_watcher(const asio::any_io_executor& ex) : handle_(ex) {}
-    void assign(unique_native h) { handle_.assign(h.release()); }
+    /// Watches the child through `exit_handle`, its process handle (spawned_child::exit_handle).
+    void watch(pid_t, unique_native exit_handle) {
+        if (exit_handle) handle_.assign(exit_handle.release());
+    }
     [[nodiscard]] bool is_open() const { return handle_.is_open(); }
     template <class Handler>
     void async_wait(Handler&& handler) {

@@ -130,7 +130,7 @@ MCP_LOADTEST_DECL void stdio_transport::start() {
 
     spawned_child child = spawn_child(server_, err);
     pid_ = child.pid;
-    if (child.exit_handle) exit_watch_.assign(std::move(child.exit_handle));
+    exit_watch_.watch(child.pid, std::move(child.exit_handle));
     if (child.stderr_read) stderr_.assign(child.stderr_read.release());
     stdout_.assign(child.stdout_read.release());
     stdin_.assign(child.stdin_write.release());
@@ -197,20 +197,11 @@ MCP_LOADTEST_DECL std::shared_ptr<stdio_transport> stdio_transport::shared_self(
 }
 
 MCP_LOADTEST_DECL void stdio_transport::watch_exit() {
-    if (exit_watch_.is_open()) {
-        exit_watch_.async_wait([self = shared_self()](const asio::error_code& ec) {
-            if (ec == asio::error::operation_aborted || self->closed_) return;
-            self->check_exit();
-        });
-    } else {
-        // Nothing to wait on (a Linux kernel older than 5.3): poll.
-        poll_timer_.emplace(ex_);
-        poll_timer_->expires_after(std::chrono::milliseconds(10));
-        poll_timer_->async_wait([self = shared_self()](const asio::error_code& ec) {
-            if (ec == asio::error::operation_aborted || self->closed_) return;
-            self->check_exit();
-        });
-    }
+    // exit_watcher (os/pipe_stream.hpp) becomes ready when the child exits, on every backend.
+    exit_watch_.async_wait([self = shared_self()](const asio::error_code& ec) {
+        if (ec == asio::error::operation_aborted || self->closed_) return;
+        self->check_exit();
+    });
 }
 
 MCP_LOADTEST_DECL void stdio_transport::check_exit() {
@@ -265,7 +256,6 @@ MCP_LOADTEST_DECL asio::awaitable<void> stdio_transport::wait_for_exit_or(std::c
     exit_event_.expires_after(d);
     asio::error_code ec;
     co_await exit_event_.async_wait(asio::redirect_error(asio::use_awaitable, ec));
-    if (!exited_ && !exit_watch_.is_open()) check_exit();  // polling fallback
 }
 
 MCP_LOADTEST_DECL void stdio_transport::release_descriptors() noexcept {
@@ -277,7 +267,6 @@ MCP_LOADTEST_DECL void stdio_transport::release_descriptors() noexcept {
     exit_watch_.close();
     exit_event_.cancel();
     settle_timer_.cancel();
-    if (poll_timer_) poll_timer_->cancel();
 }
 
 }  // namespace mcp_loadtest::detail

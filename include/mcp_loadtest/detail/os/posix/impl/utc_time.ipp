@@ -1,9 +1,9 @@
-// The Linux backend of detail/os/utc_time.hpp.
+// The Unix backend (Linux, macOS; both Linux backends) of detail/os/utc_time.hpp.
 #pragma once
 
 #include <mcp_loadtest/detail/os/utc_time.hpp>
 
-#if MCP_LOADTEST_OS_LINUX
+#if MCP_LOADTEST_OS_UNIX
 
 namespace mcp_loadtest::detail {
 
@@ -15,4 +15,4 @@ MCP_LOADTEST_DECL std::tm utc_calendar(std::time_t t) noexcept {
 
 }  // namespace mcp_loadtest::detail
 
-#endif  // MCP_LOADTEST_OS_LINUX
+#endif  // MCP_LOADTEST_OS_UNIX

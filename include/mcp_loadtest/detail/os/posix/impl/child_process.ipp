@@ -1,11 +1,13 @@
-// The Linux backend of detail/os/child_process.hpp: posix_spawnp into a process
-// group of its own, close-on-exec pipes, exit watched through a pidfd (which
-// becomes readable the moment the child exits, without reaping it).
+// The Unix backend of detail/os/child_process.hpp, for both Linux backends and
+// macOS: posix_spawnp into a process group of its own, close-on-exec pipes.
+// The Linux backend (MCP_LOADTEST_OS_PIDFD) also opens a pidfd, which becomes
+// readable the moment the child exits, without reaping it; the generic POSIX
+// backend has none, and its exit_watcher polls waitid() (posix/exit_poller.hpp).
 #pragma once
 
 #include <mcp_loadtest/detail/os/child_process.hpp>
 
-#if MCP_LOADTEST_OS_LINUX
+#if MCP_LOADTEST_OS_UNIX
 
 #include <algorithm>
 #include <cerrno>
@@ -14,8 +16,11 @@
 #include <cstring>
 #include <fcntl.h>
 #include <filesystem>
+#include <mutex>
 #include <spawn.h>
+#if MCP_LOADTEST_OS_PIDFD
 #include <sys/syscall.h>
+#endif
 #include <sys/types.h>
 #include <sys/wait.h>
 #include <thread>
@@ -26,22 +31,47 @@ extern char** environ;
 
 namespace mcp_loadtest::detail {
 
-namespace linux_spawn {
+namespace unix_spawn {
 
 struct pipe_pair {
     unique_native read_end, write_end;
 };
 
+#if !MCP_LOADTEST_OS_PIDFD
+// POSIX has no pipe2() before its 2024 edition (macOS has none): a pipe is made
+// close-on-exec by fcntl() after pipe(). This lock keeps the library's own
+// spawns out of that window, so no other server inherits a pipe end (which
+// would keep it open, and a server from ever reading EOF).
+inline std::mutex& descriptor_lock() {
+    static std::mutex m;
+    return m;
+}
+#endif
+
 inline pipe_pair make_pipe() {
     int fds[2];
-    if (::pipe2(fds, O_CLOEXEC) != 0)
+#if MCP_LOADTEST_OS_PIDFD
+    const bool made = ::pipe2(fds, O_CLOEXEC) == 0;
+#else
+    bool made;
+    {
+        const std::lock_guard<std::mutex> lock(descriptor_lock());
+        made = ::pipe(fds) == 0;
+        if (made) {
+            ::fcntl(fds[0], F_SETFD, FD_CLOEXEC);
+            ::fcntl(fds[1], F_SETFD, FD_CLOEXEC);
+        }
+    }
+#endif
+    if (!made)
         throw spawn_error(std::string("cannot create a pipe for the server: ") + std::strerror(errno) +
                           ". Hint: the process may be out of file descriptors (ulimit -n).");
     return {unique_native(fds[0]), unique_native(fds[1])};
 }
 
+// The child's pidfd (the Linux backend); -1 where there is none (the generic POSIX backend, Linux < 5.3).
 inline int open_pidfd(pid_t pid) noexcept {
-#ifdef SYS_pidfd_open
+#if MCP_LOADTEST_OS_PIDFD && defined(SYS_pidfd_open)
     const long fd = ::syscall(SYS_pidfd_open, pid, 0);
     if (fd >= 0) {
         ::fcntl(static_cast<int>(fd), F_SETFD, FD_CLOEXEC);
@@ -118,10 +148,10 @@ inline unique_native stderr_for_child(const stdio_server& server, child_stderr e
     return {};
 }
 
-}  // namespace linux_spawn
+}  // namespace unix_spawn
 
 MCP_LOADTEST_DECL spawned_child spawn_child(const stdio_server& server, child_stderr where) {
-    using namespace linux_spawn;
+    using namespace unix_spawn;
     if (server.command.empty())
         throw spawn_error("cannot start server: the command is empty. Hint: set stdio_server.command, "
                           "e.g. stdio_server{\"python3\", {\"my_server.py\"}}.");
@@ -167,7 +197,11 @@ MCP_LOADTEST_DECL spawned_child spawn_child(const stdio_server& server, child_st
     ::posix_spawnattr_setsigdefault(&attr, &defaults);
     ::posix_spawnattr_setsigmask(&attr, &empty);
     ::posix_spawnattr_setpgroup(&attr, 0);
-    ::posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK);
+    int flags = POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK;
+#ifdef POSIX_SPAWN_CLOEXEC_DEFAULT
+    flags |= POSIX_SPAWN_CLOEXEC_DEFAULT;  // macOS: the child gets the three descriptors above and nothing else
+#endif
+    ::posix_spawnattr_setflags(&attr, static_cast<short>(flags));
 
     std::vector<std::string> env_strings = build_environment(server);
     std::vector<char*> envp;
@@ -201,7 +235,15 @@ MCP_LOADTEST_DECL spawned_child spawn_child(const stdio_server& server, child_st
         }
     }
     pid_t pid = -1;
+#if MCP_LOADTEST_OS_PIDFD
     const int err = ::posix_spawnp(&pid, program.c_str(), &actions, &attr, argv.data(), envp.data());
+#else
+    int err;
+    {
+        const std::lock_guard<std::mutex> lock(descriptor_lock());  // no pipe is between pipe() and fcntl() now
+        err = ::posix_spawnp(&pid, program.c_str(), &actions, &attr, argv.data(), envp.data());
+    }
+#endif
     if (err != 0) throw spawn_error(describe_spawn_errno(err, server));
 
     process_audit::record_spawn(pid);
@@ -216,6 +258,7 @@ MCP_LOADTEST_DECL spawned_child spawn_child(const stdio_server& server, child_st
 }
 
 MCP_LOADTEST_DECL exit_status peek_exit(pid_t pid) noexcept {
+    // POSIX waitid() on this pid only, WNOWAIT: the same on both backends.
     siginfo_t info{};
     if (::waitid(P_PID, static_cast<id_t>(pid), &info, WEXITED | WNOHANG | WNOWAIT) != 0 || info.si_pid == 0)
         return {};
@@ -262,4 +305,4 @@ MCP_LOADTEST_DECL void kill_process(pid_t pid) noexcept {
 
 }  // namespace mcp_loadtest::detail
 
-#endif  // MCP_LOADTEST_OS_LINUX
+#endif  // MCP_LOADTEST_OS_UNIX

@@ -1,10 +1,10 @@
-// The Linux backend of detail/os/sigpipe.hpp (header-only: included by it; separate
+// The Unix backend (Linux, macOS; both Linux backends) of detail/os/sigpipe.hpp (header-only: included by it; separate
 // compilation: compiled once by impl/src.hpp).
 #pragma once
 
 #include <mcp_loadtest/detail/os/sigpipe.hpp>
 
-#if MCP_LOADTEST_OS_LINUX
+#if MCP_LOADTEST_OS_UNIX
 
 #include <csignal>
 #include <mutex>
@@ -23,4 +23,4 @@ MCP_LOADTEST_DECL void ignore_sigpipe_once() {
 
 }  // namespace mcp_loadtest::detail
 
-#endif  // MCP_LOADTEST_OS_LINUX
+#endif  // MCP_LOADTEST_OS_UNIX

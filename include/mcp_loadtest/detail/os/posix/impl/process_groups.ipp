@@ -1,38 +1,35 @@
-// The Linux backend of detail/os/process_groups.hpp: process groups, /proc, pidfds.
+// The Unix backend of detail/os/process_groups.hpp: POSIX process groups and
+// kill(); the members of groups from the process table (process_info.hpp: /proc,
+// libproc). The Linux backend (MCP_LOADTEST_OS_PIDFD) pins a process with a
+// pidfd while checking who it is; the generic POSIX backend cannot.
 #pragma once
 
 #include <mcp_loadtest/detail/os/process_groups.hpp>
 
-#if MCP_LOADTEST_OS_LINUX
+#if MCP_LOADTEST_OS_UNIX
 
 #include <csignal>
 #include <cstdlib>
-#include <dirent.h>
+#if MCP_LOADTEST_OS_PIDFD
 #include <sys/syscall.h>
+#endif
 #include <unistd.h>
 
 namespace mcp_loadtest::detail {
 
-namespace linux_groups {
+namespace unix_groups {
 inline int signal_of(end_request how) noexcept { return how == end_request::kill ? SIGKILL : SIGTERM; }
-}  // namespace linux_groups
+}  // namespace unix_groups
 
 MCP_LOADTEST_DECL std::vector<group_member> members_of_groups(const std::set<pid_t>& groups) {
     std::vector<group_member> out;
     if (groups.empty()) return out;
-    DIR* dir = ::opendir("/proc");
-    if (!dir) return out;
     const pid_t self = ::getpid();
-    while (const dirent* e = ::readdir(dir)) {
-        char* end = nullptr;
-        const long v = std::strtol(e->d_name, &end, 10);
-        if (end == e->d_name || *end != '\0' || v <= 0) continue;
-        const auto id = read_proc_identity(static_cast<pid_t>(v));
-        if (!id || !groups.count(id->process_group)) continue;
-        if (id->state == 'Z' && id->parent != self) continue;  // dead, its reaper is someone else
-        out.push_back({static_cast<pid_t>(v), id->parent, id->process_group, id->state});
+    for (const proc_entry& e : snapshot_processes()) {
+        if (!groups.count(e.process_group)) continue;
+        if (e.state == 'Z' && e.parent != self) continue;  // dead, its reaper is someone else
+        out.push_back({e.pid, e.parent, e.process_group, e.state});
     }
-    ::closedir(dir);
     return out;
 }
 
@@ -41,11 +38,11 @@ MCP_LOADTEST_DECL bool group_exists(pid_t group) noexcept { return group > 0 && 
 MCP_LOADTEST_DECL bool left_group(const proc_identity& id, pid_t group) noexcept { return id.process_group != group; }
 
 MCP_LOADTEST_DECL void end_group(pid_t group, end_request how) noexcept {
-    if (group > 0) ::kill(-group, linux_groups::signal_of(how));
+    if (group > 0) ::kill(-group, unix_groups::signal_of(how));
 }
 
 MCP_LOADTEST_DECL void end_process_if_same(pid_t pid, std::uint64_t start_ticks, end_request how) noexcept {
-    const int sig = linux_groups::signal_of(how);
+    const int sig = unix_groups::signal_of(how);
     const auto same = [&](proc_identity& id) {
         const auto now = read_proc_identity(pid);
         if (!now || now->start_ticks != start_ticks || now->state == 'Z' || now->state == 'X') return false;
@@ -53,7 +50,7 @@ MCP_LOADTEST_DECL void end_process_if_same(pid_t pid, std::uint64_t start_ticks,
         return true;
     };
     proc_identity id;
-#if defined(SYS_pidfd_open) && defined(SYS_pidfd_send_signal)
+#if MCP_LOADTEST_OS_PIDFD && defined(SYS_pidfd_open) && defined(SYS_pidfd_send_signal)
     // A pidfd pins the process while its identity is checked: a pid reused in between is never signalled.
     const long fd = ::syscall(SYS_pidfd_open, pid, 0);
     if (fd < 0) return;  // gone
@@ -64,6 +61,7 @@ MCP_LOADTEST_DECL void end_process_if_same(pid_t pid, std::uint64_t start_ticks,
     }
     ::close(static_cast<int>(fd));
 #else
+    // Checked, then signalled: a pid reused in between (rare: pids are handed out in turn) is not told apart.
     if (!same(id)) return;
     ::kill(pid, sig);
     if (id.session == pid && id.process_group == pid) ::kill(-pid, sig);
@@ -74,4 +72,4 @@ MCP_LOADTEST_DECL void forget_group(pid_t) noexcept {}
 
 }  // namespace mcp_loadtest::detail
 
-#endif  // MCP_LOADTEST_OS_LINUX
+#endif  // MCP_LOADTEST_OS_UNIX

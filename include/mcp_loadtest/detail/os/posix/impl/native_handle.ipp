@@ -1,9 +1,9 @@
-// The Linux backend of detail/os/native_handle.hpp.
+// The Unix backend (Linux, macOS; both Linux backends) of detail/os/native_handle.hpp.
 #pragma once
 
 #include <mcp_loadtest/detail/os/native_handle.hpp>
 
-#if MCP_LOADTEST_OS_LINUX
+#if MCP_LOADTEST_OS_UNIX
 
 #include <unistd.h>
 
@@ -15,4 +15,4 @@ MCP_LOADTEST_DECL void close_native_handle(native_handle h) noexcept {
 
 }  // namespace mcp_loadtest::detail
 
-#endif  // MCP_LOADTEST_OS_LINUX
+#endif  // MCP_LOADTEST_OS_UNIX
