@@ -130,7 +130,7 @@ ir() {
     if ! valgrind --tool=callgrind --callgrind-out-file="$file" "$bin" --count "$n" "${extra[@]}" \
         --server "$server" >"$out/$build.$path.$n.$pass.log" 2>&1; then
         echo "callgrind run failed: $bin --count $n ${extra[*]}" >&2
-        cat "$out/$build.$path.$n.log" >&2
+        cat "$out/$build.$path.$n.$pass.log" >&2
         exit 1
     fi
     callgrind_totals "$file"
