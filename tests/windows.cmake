@@ -37,3 +37,14 @@ add_dependencies(test_portable mcp_fixture_server)
 # (a C string: each backslash doubled).
 string(REPLACE "/" "\\\\" mcp_loadtest_native_fixture_wine "Z:${PROJECT_BINARY_DIR}/fixtures/native/mcp_fixture_server.exe")
 target_compile_definitions(test_portable PRIVATE "MCP_LOADTEST_NATIVE_FIXTURE=\"${mcp_loadtest_native_fixture_wine}\"")
+
+# The include graph on Windows too: a stdio-only case opens no network header there either
+# (tests/check_include_graph.py, run on the build machine with the cross compiler).
+separate_arguments(mcp_loadtest_windows_probe_flags NATIVE_COMMAND "${CMAKE_CXX_FLAGS}")  # -D_WIN32_WINNT
+add_test(NAME "layout: a stdio-only case compiles no network headers (Windows)"
+         COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/check_include_graph.py --cxx ${CMAKE_CXX_COMPILER} --
+                 -std=gnu++20 -fcoroutines ${mcp_loadtest_windows_probe_flags}
+                 "-I$<JOIN:$<REMOVE_DUPLICATES:$<TARGET_PROPERTY:mcp_loadtest,INTERFACE_INCLUDE_DIRECTORIES>;$<TARGET_PROPERTY:doctest::doctest,INTERFACE_INCLUDE_DIRECTORIES>>,;-I>"
+                 "-D$<JOIN:$<TARGET_PROPERTY:mcp_loadtest,INTERFACE_COMPILE_DEFINITIONS>,;-D>"
+         COMMAND_EXPAND_LISTS)
+set_tests_properties("layout: a stdio-only case compiles no network headers (Windows)" PROPERTIES LABELS layout TIMEOUT 300)
