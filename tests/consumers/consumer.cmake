@@ -14,7 +14,8 @@ if(WIN32)
   # on, so the echo server is the C++ fixture server (fixtures/native), built here.
   add_executable(mcp_fixture_server ${CMAKE_CURRENT_LIST_DIR}/../../fixtures/native/mcp_fixture_server.cpp)
   target_compile_features(mcp_fixture_server PRIVATE cxx_std_20)
-  target_link_libraries(mcp_fixture_server PRIVATE nlohmann_json::nlohmann_json Threads::Threads)
+  # The installed target brings Asio and, on Windows, Winsock (the fixture's --listen mode).
+  target_link_libraries(mcp_fixture_server PRIVATE mcp_loadtest::mcp_loadtest nlohmann_json::nlohmann_json Threads::Threads)
   add_dependencies(consumer_test mcp_fixture_server)
   set(fixture "${CMAKE_CURRENT_BINARY_DIR}/mcp_fixture_server.exe")
   if(NOT CMAKE_HOST_WIN32)  # run under Wine, which shows the Unix root as drive Z:
