@@ -36,25 +36,34 @@ std::string shim_text(const std::string& program) { return "#!/bin/sh\nexec '" +
 constexpr char path_separator = ':';
 #endif
 
-// A folder holding the shim `mlt-fixture`, to put first on the server's PATH.
-std::filesystem::path shim_directory() {
-    const auto dir = std::filesystem::temp_directory_path() /
-                     ("mlt-portable-" + std::to_string(mlt::detail::this_process_id()) + "-" + std::to_string(std::rand()));
-    std::filesystem::create_directories(dir);
-    const auto shim = dir / shim_name;
-    if (std::FILE* f = std::fopen(shim.string().c_str(), "wb")) {
-        const std::string text = shim_text(MCP_LOADTEST_NATIVE_FIXTURE);
-        std::fwrite(text.data(), 1, text.size(), f);
-        std::fclose(f);
+// A folder holding the shim `mlt-fixture`, to put first on the server's PATH; removed with
+// everything in it when the case ends, however it ends.
+struct shim_directory {
+    std::filesystem::path path = std::filesystem::temp_directory_path() /
+                                 ("mlt-portable-" + std::to_string(mlt::detail::this_process_id()) + "-" +
+                                  std::to_string(std::rand()));
+    shim_directory() {
+        std::filesystem::create_directories(path);
+        const auto shim = path / shim_name;
+        if (std::FILE* f = std::fopen(shim.string().c_str(), "wb")) {
+            const std::string text = shim_text(MCP_LOADTEST_NATIVE_FIXTURE);
+            std::fwrite(text.data(), 1, text.size(), f);
+            std::fclose(f);
+        }
+        std::filesystem::permissions(shim, std::filesystem::perms::owner_all, std::filesystem::perm_options::add);
     }
-    std::filesystem::permissions(shim, std::filesystem::perms::owner_all, std::filesystem::perm_options::add);
-    return dir;
-}
+    shim_directory(const shim_directory&) = delete;
+    shim_directory& operator=(const shim_directory&) = delete;
+    ~shim_directory() {
+        std::error_code ignored;
+        std::filesystem::remove_all(path, ignored);
+    }
+};
 
-mlt::stdio_server through_shim(const std::filesystem::path& dir, std::vector<std::string> args) {
+mlt::stdio_server through_shim(const shim_directory& dir, std::vector<std::string> args) {
     mlt::stdio_server s{"mlt-fixture", std::move(args)};
     const char* path = std::getenv("PATH");
-    s.env["PATH"] = dir.string() + (path ? path_separator + std::string(path) : std::string());
+    s.env["PATH"] = dir.path.string() + (path ? path_separator + std::string(path) : std::string());
     s.stderr_to = mlt::stderr_mode::capture;
     s.shutdown.after_stdin_close = 1s;
     s.shutdown.after_sigterm = 1s;
@@ -72,7 +81,7 @@ std::vector<mlt::pid_t> tree_of(mlt::pid_t root) {
 }  // namespace
 
 MCP_LOADTEST_CASE("a stdio server found through a shim on PATH answers, and its whole tree is gone after close") {
-    const auto dir = shim_directory();
+    const shim_directory dir;
     const auto server = through_shim(dir, {"--crlf", "--spawn-child"});
     auto s = co_await mlt::connect(server);
     const auto tools = co_await s.list_tools({.timeout = 10s});
@@ -95,12 +104,10 @@ MCP_LOADTEST_CASE("a stdio server found through a shim on PATH answers, and its 
     CHECK(closed.status.exited);
     for (const auto pid : tree) CHECK_FALSE(mlt::detail::read_proc(pid));
     CHECK(mlt::process_audit::survivors().empty());
-    std::error_code ec;
-    std::filesystem::remove_all(dir, ec);
 }
 
 MCP_LOADTEST_CASE("a call the server never answers is abandoned at its timeout, and close ends the server anyway") {
-    const auto dir = shim_directory();
+    const shim_directory dir;
     const auto server = through_shim(dir, {});
     auto s = co_await mlt::connect(server);
     // The fixture's sleep blocks it: it reads nothing more, not even the end of its stdin.
@@ -112,12 +119,10 @@ MCP_LOADTEST_CASE("a call the server never answers is abandoned at its timeout, 
     CHECK(closed.ended != mlt::shutdown_result::how::abandoned);
     CHECK(closed.took < 10s);
     CHECK(mlt::process_audit::survivors().empty());
-    std::error_code ec;
-    std::filesystem::remove_all(dir, ec);
 }
 
 MCP_LOADTEST_CASE("run(): an open load on a stdio server found through a shim, every call answered") {
-    const auto dir = shim_directory();
+    const shim_directory dir;
     const auto server = through_shim(dir, {});
     const mlt::workload load = mlt::open_load{.rate = 100, .duration = 2s};
     const auto calls = mlt::mix::single("echo", mlt::args("message", "load"));
@@ -130,12 +135,10 @@ MCP_LOADTEST_CASE("run(): an open load on a stdio server found through a shim, e
     REQUIRE(report.processes.size() == 1);
     CHECK(report.processes[0].samples.size() >= 5);  // the server was sampled
     CHECK(mlt::process_audit::survivors().empty());
-    std::error_code ec;
-    std::filesystem::remove_all(dir, ec);
 }
 
 MCP_LOADTEST_CASE("TCP: a launched server answers over a socket, and a call it never answers is abandoned") {
-    const auto dir = shim_directory();
+    const shim_directory dir;
     const auto command = through_shim(dir, {"--listen", "tcp"});
     auto proc = co_await mlt::launch(command);
     MESSAGE("listening at " << proc.url());
@@ -156,12 +159,10 @@ MCP_LOADTEST_CASE("TCP: a launched server answers over a socket, and a call it n
     const auto closed = co_await proc.close();
     CHECK(closed.status.exited);
     CHECK(mlt::process_audit::survivors().empty());
-    std::error_code ec;
-    std::filesystem::remove_all(dir, ec);
 }
 
 MCP_LOADTEST_CASE("Streamable HTTP: run() against a launched server over pooled connections, replies as JSON and as SSE") {
-    const auto dir = shim_directory();
+    const shim_directory dir;
     const auto command = through_shim(dir, {"--listen", "http", "--flood", "2"});
     auto proc = co_await mlt::launch(command);
     MESSAGE("listening at " << proc.url());
@@ -185,12 +186,10 @@ MCP_LOADTEST_CASE("Streamable HTTP: run() against a launched server over pooled 
     const auto closed = co_await proc.close();
     CHECK(closed.status.exited);
     CHECK(mlt::process_audit::survivors().empty());
-    std::error_code ec;
-    std::filesystem::remove_all(dir, ec);
 }
 
 MCP_LOADTEST_CASE("hang evidence names a hung server's threads, and says in words what this system does not show") {
-    const auto dir = shim_directory();
+    const shim_directory dir;
     const auto server = through_shim(dir, {});
     auto s = co_await mlt::connect(server);
     auto never = co_await s.call_tool("sleep", mlt::args("ms", 60000), {.timeout = 300ms});
@@ -214,8 +213,6 @@ MCP_LOADTEST_CASE("hang evidence names a hung server's threads, and says in word
             for (const auto& t : p.threads) CHECK(t.activity.find("state is not shown") == std::string::npos);
     }
     co_await s.close();
-    std::error_code ec;
-    std::filesystem::remove_all(dir, ec);
 }
 
 TEST_CASE("a baseline's measurement environment names this machine") {
