@@ -106,13 +106,31 @@ MCP_LOADTEST_CASE("a stdio server found through a shim on PATH answers, and its 
     CHECK(mlt::process_audit::survivors().empty());
 }
 
-MCP_LOADTEST_CASE("a call the server never answers is abandoned at its timeout, and close ends the server anyway") {
+MCP_LOADTEST_CASE("a call the server never answers is abandoned, hang evidence names its threads in words this system can back, and close ends the server") {
     const shim_directory dir;
     const auto server = through_shim(dir, {});
     auto s = co_await mlt::connect(server);
     // The fixture's sleep blocks it: it reads nothing more, not even the end of its stdin.
     auto never = co_await s.call_tool("sleep", mlt::args("ms", 60000), {.timeout = 300ms});
     MCP_CHECK_OUTCOME(never, mlt::outcome::hang);
+    const auto ev = mlt::snapshot_hang_evidence(s.pid(), {.native_stacks = mlt::native_stacks_mode::automatic,
+                                                          .native_stacks_timeout = std::chrono::milliseconds(5000)});
+    MESSAGE(ev.summary());
+    MESSAGE("native stacks: " << ev.native_stacks);
+    REQUIRE(ev.taken());
+    CHECK(ev.thread_count() >= 1);
+    // The server, or on Windows the cmd.exe running its shim and the server under it.
+    CHECK(std::any_of(ev.processes.begin(), ev.processes.end(),
+                      [](const auto& p) { return p.command.find("mcp_fixture_server") != std::string::npos; }));
+    if (const char* why = mlt::detail::native_stacks_unavailable()) {
+        // Windows: no thread states and no gdb, each said as such (never a state that reads as measured).
+        CHECK(ev.native_stacks == std::string("not taken: ") + why);
+        for (const auto& p : ev.processes)
+            for (const auto& t : p.threads) CHECK(t.activity.find("whose state is not shown") == 0);
+    } else {
+        for (const auto& p : ev.processes)
+            for (const auto& t : p.threads) CHECK(t.activity.find("state is not shown") == std::string::npos);
+    }
     const auto closed = co_await s.close();
     MESSAGE("ended: " << static_cast<int>(closed.ended) << ", " << closed.status.describe());
     CHECK(closed.status.exited);
@@ -186,33 +204,6 @@ MCP_LOADTEST_CASE("Streamable HTTP: run() against a launched server over pooled 
     const auto closed = co_await proc.close();
     CHECK(closed.status.exited);
     CHECK(mlt::process_audit::survivors().empty());
-}
-
-MCP_LOADTEST_CASE("hang evidence names a hung server's threads, and says in words what this system does not show") {
-    const shim_directory dir;
-    const auto server = through_shim(dir, {});
-    auto s = co_await mlt::connect(server);
-    auto never = co_await s.call_tool("sleep", mlt::args("ms", 60000), {.timeout = 300ms});
-    MCP_CHECK_OUTCOME(never, mlt::outcome::hang);
-    const auto ev = mlt::snapshot_hang_evidence(s.pid(), {.native_stacks = mlt::native_stacks_mode::automatic,
-                                                          .native_stacks_timeout = std::chrono::milliseconds(5000)});
-    MESSAGE(ev.summary());
-    MESSAGE("native stacks: " << ev.native_stacks);
-    REQUIRE(ev.taken());
-    CHECK(ev.thread_count() >= 1);
-    // The server, or on Windows the cmd.exe running its shim and the server under it.
-    CHECK(std::any_of(ev.processes.begin(), ev.processes.end(),
-                      [](const auto& p) { return p.command.find("mcp_fixture_server") != std::string::npos; }));
-    if (const char* why = mlt::detail::native_stacks_unavailable()) {
-        // Windows: no thread states and no gdb, each said as such (never a state that reads as measured).
-        CHECK(ev.native_stacks == std::string("not taken: ") + why);
-        for (const auto& p : ev.processes)
-            for (const auto& t : p.threads) CHECK(t.activity.find("whose state is not shown") == 0);
-    } else {
-        for (const auto& p : ev.processes)
-            for (const auto& t : p.threads) CHECK(t.activity.find("state is not shown") == std::string::npos);
-    }
-    co_await s.close();
 }
 
 TEST_CASE("a baseline's measurement environment names this machine") {
