@@ -7,7 +7,9 @@
 #   find_package      CMake: the installed package (TLS on)
 #   add_subdirectory  CMake: the checkout added to a separate project
 #   FetchContent      CMake: a tarball of the checkout through a file:// URL
-#   pkg-config        g++ $(pkg-config ...) against the installed .pc (TLS on, OpenSSL linked)
+#   pkg-config, separate  g++ $(pkg-config ...) against the installed .pc (TLS on, OpenSSL linked),
+#                     with -DMCP_LOADTEST_SEPARATE_COMPILATION and one file of its own holding
+#                     <mcp_loadtest/impl/src.hpp> (the whole library): docs/compile-time.md's recipe
 #   Meson subproject  dependency('mcp-loadtest') through subprojects/mcp-loadtest.wrap
 #   TLS off           installed with -DMCP_LOADTEST_TLS=OFF: find_package, and the .pc
 #   examples/         standalone against the installed package (the quickstart only)
@@ -16,8 +18,6 @@
 #                     where Asio 1.22 needs telling that coroutines exist (detail/asio_compat.hpp);
 #                     the suite runs with Clang and libc++ (the tsan preset)
 #   Meson, separate   the subproject with -Dmcp-loadtest:separate_compilation=true (the two parts)
-#   hand-made, separate  g++ with the .pc's flags, -DMCP_LOADTEST_SEPARATE_COMPILATION, and one
-#                     file of its own holding <mcp_loadtest/impl/src.hpp> (the whole library)
 #   Windows, find_package  MinGW-w64 cross build, as a Windows user would: the library configured
 #                     with the MinGW toolchain and installed (TLS off: no OpenSSL for MinGW here),
 #                     then find_package/ built against it and run under Wine. No Python there: the
@@ -128,35 +128,27 @@ way_fetchcontent() {
   library_is_a_guest "$work/fetchcontent"
 }
 
-way_pkg_config() {
+way_pkg_config() {  # g++ with the .pc's flags; and docs/compile-time.md's "anything else" for separate
+  # compilation: the same flags, the define, and one file of its own holding impl/src.hpp. (Header-only
+  # with these flags is the same compile as consumer_test.cpp's here without the define; the CMake and
+  # Meson ways build it header-only.)
   local dir=$work/prefix/share/pkgconfig cflags libs
   pc "$dir" --validate
-  cflags=$(pc "$dir" --cflags)
+  cflags="$(pc "$dir" --cflags) -DMCP_LOADTEST_SEPARATE_COMPILATION"
   libs=$(pc "$dir" --libs)
   mkdir "$work/pkg-config"
+  printf '#include <mcp_loadtest/impl/src.hpp>\n' >"$work/pkg-config/mcp_loadtest.cpp"
   # shellcheck disable=SC2086  # the flags are words
+  g++ -std=c++20 -O0 $cflags -c "$work/pkg-config/mcp_loadtest.cpp" -o "$work/pkg-config/mcp_loadtest.o"
+  # shellcheck disable=SC2086
   g++ -std=c++20 -O0 $cflags -DEXPECT_TLS=1 -DPYTHON="\"$python\"" -DECHO_SERVER="\"$echo_server\"" \
-      "$consumers/consumer_test.cpp" $libs -o "$work/pkg-config/consumer_test"
+      "$consumers/consumer_test.cpp" "$work/pkg-config/mcp_loadtest.o" $libs -o "$work/pkg-config/consumer_test"
   "$work/pkg-config/consumer_test"
   # The flags suit Clang too (no -fcoroutines, no unknown warning option).
   if command -v clang++ >/dev/null; then
     # shellcheck disable=SC2086
     printf 'int main() {}\n' | clang++ -std=c++20 -Werror $cflags -x c++ - $libs -o "$work/pkg-config/clang_flags"
   fi
-}
-
-way_handmade_separate() {  # docs/compile-time.md's "anything else": the define, and one file holding impl/src.hpp
-  local dir=$work/prefix/share/pkgconfig cflags libs
-  cflags="$(pc "$dir" --cflags) -DMCP_LOADTEST_SEPARATE_COMPILATION"
-  libs=$(pc "$dir" --libs)
-  mkdir "$work/handmade"
-  printf '#include <mcp_loadtest/impl/src.hpp>\n' >"$work/handmade/mcp_loadtest.cpp"
-  # shellcheck disable=SC2086  # the flags are words
-  g++ -std=c++20 -O0 $cflags -c "$work/handmade/mcp_loadtest.cpp" -o "$work/handmade/mcp_loadtest.o"
-  # shellcheck disable=SC2086
-  g++ -std=c++20 -O0 $cflags -DEXPECT_TLS=1 -DPYTHON="\"$python\"" -DECHO_SERVER="\"$echo_server\"" \
-      "$consumers/consumer_test.cpp" "$work/handmade/mcp_loadtest.o" $libs -o "$work/handmade/consumer_test"
-  "$work/handmade/consumer_test"
 }
 
 way_meson_subproject() {
@@ -272,16 +264,15 @@ run "source tarball" prepare_tarball
 finish
 # Longest first.
 run "Windows, find_package" way_windows_find_package
+run "pkg-config, separate" way_pkg_config
 run "Meson subproject" way_meson_subproject
 run "examples/" way_examples
 run "Meson, separate" way_meson_separate
-run "hand-made, separate" way_handmade_separate
 run "find_package, separate" way_find_package_separate
 run "TLS off" way_tls_off
 run "Clang, libstdc++" way_clang_libstdcxx
 run "find_package" way_find_package
 run "add_subdirectory" way_add_subdirectory
 run "FetchContent" way_fetchcontent
-run "pkg-config" way_pkg_config
 finish
 echo "all consumer ways passed ($((SECONDS - start)) s)"

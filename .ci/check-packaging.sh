@@ -602,9 +602,19 @@ step "vcpkg install: layout the portfile expects" check_vcpkg_install
 step "Conan package, with_tls=True" check_conan_tls
 step "Conan package, with_tls=False" check_conan_no_tls
 step "TLS requested, no OpenSSL: configure fails" check_tls_needs_openssl
-step "test_package: Asio as asio::asio (config package)" check_consumer_asio_config
-step "test_package: Asio from bare headers" check_consumer_asio_headers
-step "test_package: with_tls=False, no TLS" check_consumer_no_tls
+# The three test_package builds are independent compiles: two at a time (lines in this order).
+background_step() {  # <index> <label> <function>: step() in the background; its line and verdict to files
+  (step "$2" "$3" >"$work/logs/step.$1.out"; ((${#failed[@]} == 0)) || echo "$2" >"$work/logs/step.$1.failed") &
+}
+background_step 1 "test_package: Asio as asio::asio (config package)" check_consumer_asio_config
+background_step 2 "test_package: Asio from bare headers" check_consumer_asio_headers
+wait -n || true
+background_step 3 "test_package: with_tls=False, no TLS" check_consumer_no_tls
+wait
+for i in 1 2 3; do
+  cat "$work/logs/step.$i.out"
+  [[ ! -e $work/logs/step.$i.failed ]] || failed+=("$(cat "$work/logs/step.$i.failed")")
+done
 if ((${#failed[@]})); then
   printf -v list '%s; ' "${failed[@]}"
   echo "packaging check FAILED: ${list%; }"

@@ -81,7 +81,11 @@ MCP_LOADTEST_CASE("issue example: sustained open load with a weighted mix meets 
     const double echo = static_cast<double>(report.per_tool.at("echo").calls());
     const double add = static_cast<double>(report.per_tool.at("add").calls());
     CHECK(add / (echo + add) == doctest::Approx(0.3 / 1.3).epsilon(0.25));
-    CHECK_FALSE(report.generator.saturated);
+    // The generator kept the rate: its own CPU, and the median send lag (the p99 of a 2 s run
+    // is a handful of sends, which a busy machine's scheduler alone can delay past 10 ms).
+    INFO(report.generator.explanation);
+    CHECK(report.generator.cpu_pct < 85.0);
+    CHECK(report.generator.send_lag.p50 < 10ms);
     CHECK(report.generator.send_lag.count > 0);
 }
 
