@@ -2,10 +2,12 @@
 // (the C++ fixture, fixtures/native) found on PATH through a shim, as npx is on
 // Windows, then calls, a load, a call it never answers, and a close that leaves
 // nothing of its process tree; the same fixture over TCP and Streamable HTTP,
-// started with launch(). Linux runs it natively; Windows under Wine.
+// started with launch(); the detectors against it, healthy and hung. Linux runs it
+// natively; Windows under Wine.
 #include <doctest/doctest.h>
 #include <mcp_loadtest/doctest.hpp>
 #include <mcp_loadtest/detail/os/process_tree.hpp>
+#include <mcp_loadtest/detectors.hpp>
 #include <mcp_loadtest/hang_evidence.hpp>
 #include <mcp_loadtest/network.hpp>
 #include <mcp_loadtest/report/baseline.hpp>
@@ -76,6 +78,41 @@ std::vector<mlt::pid_t> tree_of(mlt::pid_t root) {
     for (const auto& p : mlt::detail::process_tree_members(root, mlt::detail::snapshot_processes()))
         if (!p.dead()) out.push_back(p.pid);
     return out;
+}
+
+// A network server launched from `command`: calls, a call it never answers (abandoned),
+// then a short closed load over a fresh session; the server's process closed at the end.
+template <class Server>
+asio::awaitable<void> calls_and_a_load(mlt::stdio_server command, const std::string& scheme) {
+    auto proc = co_await mlt::launch(command);
+    MESSAGE("listening at " << proc.url());
+    REQUIRE(proc.url().rfind(scheme + "://127.0.0.1:", 0) == 0);
+    Server server;
+    server.url = proc.url();
+    {
+        auto s = co_await mlt::connect(server);
+        const auto tools = co_await s.list_tools({.timeout = 10s});
+        REQUIRE(tools.ok());
+        CHECK(tools.size() == 2);
+        auto echo = co_await s.call_tool("echo", mlt::args("message", "over " + scheme), {.timeout = 10s});
+        MCP_CHECK_OK(echo);
+        CHECK(echo.text() == "over " + scheme);
+        auto big = co_await s.call_tool("echo", mlt::args("message", std::string(200'000, 'x')), {.timeout = 10s});
+        MCP_CHECK_OK(big);
+        CHECK(big.text().size() == 200'000);
+        auto never = co_await s.call_tool("sleep", mlt::args("ms", 60000), {.timeout = 300ms});
+        MCP_CHECK_OUTCOME(never, mlt::outcome::hang);
+        CHECK(s.protocol_violations().empty());
+        co_await s.close();
+    }
+    const mlt::workload load = mlt::closed_load{.users = 2, .duration = 1s};
+    const auto calls = mlt::mix::single("echo", mlt::args("message", "load"));
+    const auto report = co_await mlt::run(server, load, calls);
+    MESSAGE(report.overall.calls() << " calls over " << scheme << ", p50 " << report.overall.latency.p50.count() / 1000 << " us");
+    CHECK(report.overall.calls() >= 20);
+    CHECK(report.overall.outcomes[mlt::outcome::ok] == report.overall.calls());
+    const auto closed = co_await proc.close();
+    CHECK(closed.status.exited);
 }
 
 }  // namespace
@@ -203,6 +240,75 @@ MCP_LOADTEST_CASE("Streamable HTTP: run() against a launched server over pooled 
     CHECK(report.overall.outcomes[mlt::outcome::ok] == report.overall.calls());
     const auto closed = co_await proc.close();
     CHECK(closed.status.exited);
+    CHECK(mlt::process_audit::survivors().empty());
+}
+
+MCP_LOADTEST_CASE("WebSocket and legacy HTTP+SSE: launched servers answer calls and a load, and a call they never answer is abandoned") {
+    const shim_directory dir;
+    const auto websocket = through_shim(dir, {"--listen", "ws"});
+    co_await calls_and_a_load<mlt::websocket_server>(websocket, "ws");
+    const auto legacy_sse = through_shim(dir, {"--listen", "sse"});
+    co_await calls_and_a_load<mlt::sse_server>(legacy_sse, "http");
+    CHECK(mlt::process_audit::survivors().empty());
+}
+
+MCP_LOADTEST_CASE("detectors: a healthy server passes the deadlock probe, race, cross-talk and payload checks") {
+    const shim_directory dir;
+    const auto server = through_shim(dir, {});
+    const auto message = mlt::args("message", "same for everyone");
+
+    auto probe = co_await mlt::deadlock_probe(server, "echo", message,
+                                              mlt::probe_options{.concurrent = 10, .hang_threshold = 5s});
+    INFO(probe.explanation);
+    MCP_CHECK_NO_DEADLOCK(probe);
+    CHECK(probe.ok == 10);
+    CHECK_FALSE(probe.evidence.taken());
+
+    auto race = co_await mlt::race_check(server, "echo", message, mlt::race_options{.concurrent = 10});
+    INFO(race.explanation());
+    CHECK(race.calls == 10);
+    CHECK(race.passed());
+
+    auto isolated = co_await mlt::cross_talk_check(
+        server, "echo", [](std::size_t i) { return mlt::args("message", "call " + std::to_string(i)); },
+        mlt::cross_talk_options{.calls = 10, .sessions = 2});
+    INFO(isolated.verdict_sentence());
+    CHECK(isolated.verdict == mlt::cross_talk_verdict::isolated);
+    CHECK(isolated.matched == 10);
+
+    // Lines of up to 1 MiB through the pipes, echoed whole.
+    auto sweep = co_await mlt::payload_sweep(server, "echo", "message",
+                                             mlt::payload_sweep_options{.max_bytes = 1024 * 1024, .expect_echo = true});
+    INFO(sweep.verdict_sentence());
+    CHECK(sweep.verdict == mlt::payload_verdict::pass);
+    CHECK(sweep.last_good_bytes >= 1024 * 1024);
+    CHECK(mlt::process_audit::survivors().empty());
+}
+
+MCP_LOADTEST_CASE("detectors: a server that never answers a call is a critical deadlock with its evidence, and nothing survives it") {
+    const shim_directory dir;
+    const auto server = through_shim(dir, {"--hang-on-call"});
+    auto probe = co_await mlt::deadlock_probe(server, "echo", mlt::args("message", "x"),
+                                              mlt::probe_options{.concurrent = 4, .hang_threshold = 1s});
+    INFO(probe.explanation);
+    CHECK(probe.verdict == mlt::probe_verdict::critical);
+    CHECK(probe.deadlocked == 4);
+    REQUIRE(probe.evidence.taken());
+    CHECK(probe.evidence.thread_count() >= 1);
+    CHECK(probe.explanation.find("Hang evidence:") != std::string::npos);
+    CHECK(mlt::process_audit::survivors().empty());
+}
+
+MCP_LOADTEST_CASE("detectors: session churn of a server that starts a child leaves nothing behind") {
+    const shim_directory dir;
+    const auto server = through_shim(dir, {"--spawn-child"});
+    auto churn = co_await mlt::session_churn(server, mlt::churn_options{.cycles = 5, .tool = "echo",
+                                                                      .arguments = R"({"message":"churn"})"});
+    INFO(churn.verdict_sentence());
+    CHECK(churn.verdict == mlt::churn_verdict::clean);
+    CHECK(churn.processes_watched);
+    CHECK(churn.failed_cycles == 0);
+    CHECK(churn.surviving_processes == 0);
     CHECK(mlt::process_audit::survivors().empty());
 }
 

@@ -1,13 +1,12 @@
 # The suite on Windows (WIN32: the MinGW-w64 cross build of cmake/toolchains/, run under Wine):
-# only the test files whose library headers compile for Windows today. Included by
-# CMakeLists.txt instead of the rest of it.
+# the test files that need no Python or Node fixture server. Included by CMakeLists.txt instead
+# of the rest of it.
 #
 # Built here: the wire codecs, the OS layer (test_os.cpp) and the public API against the C++
 # fixture server (test_portable.cpp: over stdio through a .cmd shim on PATH: calls, timeouts,
-# close, run(); over TCP and Streamable HTTP, started with launch()). The other test files start
-# Python or Node fixtures, which Wine does not have, or need what does not compile for Windows
-# yet: hang evidence (Linux thread states, gdb), baselines (the machine read from /proc), and
-# support/doctest_main.cpp's leak check.
+# close, run(), hang evidence, the detectors healthy and hung, session churn; over TCP,
+# Streamable HTTP, WebSocket and legacy HTTP+SSE, started with launch()). The other test files start Python or Node fixtures,
+# which Wine does not have here, and support/doctest_main.cpp's leak check reads /proc.
 if(MCP_LOADTEST_SEPARATE_COMPILATION)
   message(FATAL_ERROR "MCP_LOADTEST_SEPARATE_COMPILATION does not build for Windows yet: its parts "
                       "compile every definition, hang evidence's and baselines' (Linux only) too. Configure it OFF.")
@@ -16,9 +15,9 @@ endif()
 add_library(mcp_loadtest_doctest_main STATIC support/doctest_main_windows.cpp)
 target_link_libraries(mcp_loadtest_doctest_main PUBLIC doctest::doctest)
 
-# As mcp_loadtest_doctest_suite() in CMakeLists.txt, without its precompiled header (the whole
-# library, which does not compile here) and without the server-process fixture (no test here
-# starts one). Each case runs in its own Wine process, through CMAKE_CROSSCOMPILING_EMULATOR.
+# As mcp_loadtest_doctest_suite() in CMakeLists.txt, without its precompiled header (three
+# files, each compiled once) and without the server-process fixture (no Python here). Each case
+# runs in its own Wine process, through CMAKE_CROSSCOMPILING_EMULATOR.
 function(mcp_loadtest_windows_suite target prefix)
   add_executable(${target} ${ARGN})
   target_link_libraries(${target} PRIVATE mcp_loadtest_doctest_main)

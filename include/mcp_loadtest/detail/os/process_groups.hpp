@@ -31,6 +31,11 @@ struct group_member {
 /// setpgid() on Linux). Never on Windows: a job's processes cannot leave it.
 [[nodiscard]] MCP_LOADTEST_DECL bool left_group(const proc_identity& id, pid_t group) noexcept;
 
+/// The same, for a process as a snapshot of the system shows it.
+[[nodiscard]] inline bool left_group(const proc_entry& p, pid_t group) noexcept {
+    return left_group(proc_identity{p.parent, p.process_group, p.session, p.state, p.start_ticks}, group);
+}
+
 /// How a process is asked to end.
 enum class end_request {
     terminate,  ///< politely: SIGTERM (Linux), CTRL_BREAK_EVENT to a group (Windows)

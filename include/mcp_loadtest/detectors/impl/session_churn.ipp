@@ -8,6 +8,7 @@
 #include <mcp_loadtest/detail/text/command_text.hpp>
 #include <mcp_loadtest/detail/text/format.hpp>
 #include <mcp_loadtest/detail/owned_coroutine.hpp>
+#include <mcp_loadtest/detail/os/process_groups.hpp>
 #include <mcp_loadtest/detail/os/process_tree.hpp>
 #include <mcp_loadtest/json.hpp>
 #include <mcp_loadtest/when_all.hpp>
@@ -249,7 +250,7 @@ struct churn_job {
         c.tree_processes = tree.size();
         if (s.pid() > 0)
             for (const auto& p : tree)
-                if (p.pid != root && p.process_group != root) c.escaped.push_back(churn_process_of(p));
+                if (p.pid != root && left_group(p, root)) c.escaped.push_back(churn_process_of(p));
 
         co_await reread_commands_in_exec(c.escaped);
 
