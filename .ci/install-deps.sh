@@ -77,7 +77,11 @@ DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recomme
 have_valijson || install_valijson
 echo "install-deps: Debian packages ready: ${packages[*]} valijson"
 
+# Both at once: each mostly waits on the registry.
+npm_pids=()
 for d in "${npm_dirs[@]}"; do
-  npm ci --prefix "$d" --no-audit --no-fund --loglevel=error
+  npm ci --prefix "$d" --no-audit --no-fund --loglevel=error &
+  npm_pids+=($!)
 done
+for pid in "${npm_pids[@]}"; do wait "$pid"; done
 echo "install-deps: npm servers ready: $(ls "$root/tests/interop/node_modules/@modelcontextprotocol")"
