@@ -15,7 +15,7 @@ inline const std::string python = MCP_LOADTEST_TEST_PYTHON;
 /// `python3 -S fixtures/<script> <flags...>`. Build it in its own statement, not
 /// inside a co_await expression (GCC 12 rejects initializer lists there).
 /// -S: the fixtures use the standard library only, and skipping `site` (and the .pth
-/// files it runs) halves a start's CPU time; the suite starts thousands of them.
+/// files it runs) halves a start's CPU time; the suite starts hundreds of them.
 inline mcp_loadtest::stdio_server fixture(const std::string& script, std::vector<std::string> flags = {}) {
     mcp_loadtest::stdio_server s;
     s.command = python;
