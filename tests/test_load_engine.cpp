@@ -9,6 +9,7 @@
 #include "support/fixtures.hpp"
 #include "support/json_schema.hpp"
 
+#include <mcp_loadtest/detail/engine/evaluate_thresholds.hpp>
 #include <mcp_loadtest/detail/engine/trace_writer.hpp>
 
 #include <cstdlib>

@@ -1,9 +1,10 @@
 // The cases every platform runs, through the public API only: a stdio server
 // (the C++ fixture, fixtures/native) found on PATH through a shim, as npx is on
 // Windows, then calls, a load, a call it never answers, and a close that leaves
-// nothing of its process tree; the same fixture over TCP and Streamable HTTP,
-// started with launch(); the detectors against it, healthy and hung. Linux runs it
-// natively; Windows under Wine.
+// nothing of its process tree; the same fixture over TCP, Streamable HTTP,
+// WebSocket and legacy HTTP+SSE, started with launch(); every detector against it,
+// healthy and broken (hung, racy cancels, one worker, a slow start, a crash, a
+// leak). Linux runs it natively; Windows under Wine.
 #include <doctest/doctest.h>
 #include <mcp_loadtest/doctest.hpp>
 #include <mcp_loadtest/detail/os/process_tree.hpp>
@@ -309,6 +310,127 @@ MCP_LOADTEST_CASE("detectors: session churn of a server that starts a child leav
     CHECK(churn.processes_watched);
     CHECK(churn.failed_cycles == 0);
     CHECK(churn.surviving_processes == 0);
+    CHECK(mlt::process_audit::survivors().empty());
+}
+
+MCP_LOADTEST_CASE("detectors: a server that drops cancelled calls is cancellation safe, one that answers them anyway dies of a cancel in its reply phase") {
+    const shim_directory dir;
+    mlt::cancellation_options options;
+    options.baseline_calls = 3;
+    options.cancels_per_moment = 4;
+    options.followup_calls = 3;
+    options.call.timeout = 10s;
+    const auto message = mlt::args("message", "cancel me");
+
+    const auto honouring = through_shim(dir, {"--delay-ms", "100", "--reply-ms", "50"});
+    const auto healthy = co_await mlt::cancellation_check(honouring, "echo", message, options);
+    INFO(healthy.verdict_sentence());
+    MCP_CHECK_CANCELLATION_SAFE(healthy);
+    CHECK(healthy.crashes == 0);
+    CHECK(healthy.replied_anyway == 0);
+    CHECK(healthy.honoured >= 6);  // after_send and mid_call always reach the handler
+
+    // python-sdk#2416: a cancel between the handler's return and its reply.
+    const auto racy = through_shim(dir, {"--delay-ms", "100", "--reply-ms", "50", "--racy-cancel"});
+    const auto report = co_await mlt::cancellation_check(racy, "echo", message, options);
+    INFO(report.verdict_sentence());
+    CHECK(report.verdict == mlt::cancellation_verdict::critical);
+    CHECK(report.crashes >= 1);
+    const auto* due = report.moment(mlt::cancel_moment::reply_due);
+    REQUIRE(due != nullptr);
+    CHECK(due->crashed);
+    CHECK(due->exit.exited);
+    CHECK(due->exit.code == 1);
+    CHECK(due->stderr_tail.find("Request already responded to") != std::string::npos);
+    const auto* first = report.moment(mlt::cancel_moment::after_send);
+    REQUIRE(first != nullptr);
+    CHECK_FALSE(first->crashed);
+    CHECK(first->replied_anyway == first->sent);  // answered at once with "Request cancelled"
+    CHECK(mlt::process_audit::survivors().empty());
+}
+
+MCP_LOADTEST_CASE("detectors: a fast call waits behind a slow one on a server with one worker, and not on one with a thread per call") {
+    const shim_directory dir;
+    const mlt::head_of_line_call fast{"echo", mlt::args("message", "fast")};
+    const mlt::head_of_line_call slow{"sleep", mlt::args("ms", 200)};
+
+    const auto one_worker = through_shim(dir, {"--workers", "1"});
+    auto blocked = co_await mlt::head_of_line_check(one_worker, fast, slow, {.across_sessions = false});
+    INFO(blocked.verdict_sentence());
+    CHECK(blocked.verdict == mlt::head_of_line_verdict::blocked);
+    CHECK(blocked.blocking_starts_at_k == 1);
+    CHECK(blocked.slow_alone.p50 >= 200ms);
+
+    const auto threaded = through_shim(dir, {"--thread-per-call"});
+    auto report = co_await mlt::head_of_line_check(threaded, fast, slow, {.sweep = mlt::in_flight_sweep::doubling(4)});
+    INFO(report.verdict_sentence());
+    MCP_CHECK_NO_HEAD_OF_LINE_BLOCKING(report);
+    CHECK(report.verdict == mlt::head_of_line_verdict::not_blocked);
+    REQUIRE(report.sweeps.size() == 2);  // one session, and across sessions (each its own process)
+    for (const auto& sweep : report.sweeps) CHECK(sweep.steps.size() == 3);
+    CHECK(mlt::process_audit::survivors().empty());
+}
+
+MCP_LOADTEST_CASE("detectors: cold start times spawn, a slow initialize and the first call, each start") {
+    const shim_directory dir;
+    const auto server = through_shim(dir, {"--init-delay-ms", "200"});
+    auto report = co_await mlt::cold_start(server, "echo", mlt::args("message", "x"), mlt::cold_start_options{.iterations = 3});
+    MESSAGE("spawn p50 " << report.spawn_summary.p50.count() / 1'000'000 << " ms, initialize p50 "
+                         << report.initialize_summary.p50.count() / 1'000'000 << " ms, first call p50 "
+                         << report.first_call_summary.p50.count() / 1'000'000 << " ms");
+    CHECK(report.samples.size() == 4);
+    CHECK(report.discarded == 1);
+    CHECK(report.failures == 0);
+    CHECK(report.initialize.count() == 3);
+    CHECK(report.initialize_summary.p50 >= 200ms);
+    CHECK(report.total_summary.min >= report.initialize_summary.min);
+    CHECK(mlt::process_audit::survivors().empty());
+}
+
+MCP_LOADTEST_CASE("run(): a server that crashes mid-load ends the run early with its exit code, abort_on_critical set") {
+    const shim_directory dir;
+    const auto server = through_shim(dir, {"--crash-after", "30"});
+    mlt::thresholds slo;
+    slo.abort_on_critical = true;
+    const mlt::workload load = mlt::open_load{.rate = 100, .duration = 10s};
+    const auto calls = mlt::mix::single("echo", mlt::args("message", "x"));
+    mlt::run_options options;
+    options.call.timeout = 5s;
+    const auto t0 = std::chrono::steady_clock::now();
+    auto report = co_await mlt::run(server, load, calls, slo, options);
+    INFO(report.summary());
+    CHECK(std::chrono::steady_clock::now() - t0 < 8s);  // far below the 10 s of load
+    CHECK(report.aborted);
+    CHECK(report.abort_reason.find("crash") != std::string::npos);
+    CHECK(report.crashes() >= 1);
+    CHECK(report.overall.outcomes[mlt::outcome::ok] >= 30);
+    CHECK_FALSE(report.passed);
+    CHECK(mlt::process_audit::survivors().empty());
+}
+
+MCP_LOADTEST_CASE("leak detection: a server keeping 100 KB per call is flagged from its samples, one keeping nothing is not") {
+    const shim_directory dir;
+    mlt::run_options options;
+    options.sample_interval = 50ms;
+    options.leak.warmup = 500ms;
+    options.leak.rss_growth_mb = 3;
+    options.call.timeout = 5s;
+    const mlt::workload load = mlt::open_load{.rate = 150, .duration = 3s};
+    const auto calls = mlt::mix::single("echo", mlt::args("message", "x"));
+
+    const mlt::thresholds slo{.rss_growth_mb = 3};
+
+    const auto keeping = through_shim(dir, {"--leak-kb", "100"});
+    auto leaking = co_await mlt::run(keeping, load, calls, slo, options);
+    INFO(leaking.summary());
+    CHECK_FALSE(leaking.passed);
+    CHECK(mlt::detail::no_leak_failure(leaking).find("rss_mb") != std::string::npos);
+
+    const auto plain = through_shim(dir, {});
+    auto flat = co_await mlt::run(plain, load, calls, slo, options);
+    INFO(flat.summary());
+    MCP_CHECK_NO_LEAK(flat);
+    MCP_CHECK_PASSED(flat);
     CHECK(mlt::process_audit::survivors().empty());
 }
 

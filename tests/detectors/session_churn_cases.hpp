@@ -2,6 +2,7 @@
 // (included by tests/test_detectors.cpp).
 #pragma once
 
+#include <mcp_loadtest/detail/engine/evaluate_thresholds.hpp>
 #include <mcp_loadtest/detectors/session_churn.hpp>
 #include <mcp_loadtest/network.hpp>
 #include <mcp_loadtest/process_audit.hpp>
@@ -281,6 +282,14 @@ MCP_LOADTEST_CASE("run(): a worker child that leaks memory and threads is flagge
     CHECK(churn_test::contains(failure, "descendant pid " + std::to_string(worker.pid)));
     CHECK(churn_test::contains(failure, "child_leak_server.py --worker"));
     CHECK(churn_test::contains(failure, "Thread count grew"));
+
+    // Growth objectives judge the worker's growth too, not the flat server's alone.
+    const auto violations = mlt::detail::evaluate_thresholds(report, {.rss_growth_mb = 1, .thread_growth = 2});
+    std::string broken;
+    for (const auto& v : violations) broken += v.metric + ": " + v.meaning + "\n";
+    INFO(broken);
+    CHECK(churn_test::contains(broken, "server[0]:rss_growth_mb: descendant pid " + std::to_string(worker.pid)));
+    CHECK(churn_test::contains(broken, "server[0]:thread_growth: descendant pid " + std::to_string(worker.pid)));
 
     // The report keeps its shape both ways, descendants included.
     const mlt::json j = report;

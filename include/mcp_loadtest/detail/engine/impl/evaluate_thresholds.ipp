@@ -122,15 +122,22 @@ MCP_LOADTEST_DECL std::vector<threshold_violation> evaluate_thresholds(const loa
                        "Resource objectives were set but no server process was sampled; set run_options.sample_interval."});
     for (const auto& p : r.processes) {
         const std::string prefix = "server[" + std::to_string(p.session) + "]:";
-        const auto find = [&](const char* resource) -> const leak_analysis* {
-            for (const auto& l : p.leaks)
-                if (l.resource == resource) return &l;
-            return nullptr;
+        // The process's own analysis (first in p.leaks), or a descendant's leak when that
+        // one is worse: behind a wrapper (npx, uv run, a .cmd shim) the real server is a child.
+        const auto find = [&](const char* resource, double (*measure)(const leak_analysis&)) -> const leak_analysis* {
+            const leak_analysis* chosen = nullptr;
+            for (const auto& l : p.leaks) {
+                if (l.resource != resource) continue;
+                const bool judged = l.verdict != leak_verdict::insufficient_data;
+                if (!chosen || (judged && (chosen->verdict == leak_verdict::insufficient_data || measure(l) > measure(*chosen))))
+                    chosen = &l;
+            }
+            return chosen;
         };
         const auto growth = [&](const char* metric, const char* resource, const std::optional<double>& limit,
                                 const char* unit) {
             if (!limit) return;
-            const leak_analysis* l = find(resource);
+            const leak_analysis* l = find(resource, [](const leak_analysis& a) { return a.predicted_growth; });
             if (!l || l->verdict == leak_verdict::insufficient_data) {
                 out.push_back({prefix + metric, "<= " + format_num(*limit) + unit, "not enough samples",
                                "Too few samples after the warm-up to judge growth; run longer or sample more often."});
@@ -144,7 +151,7 @@ MCP_LOADTEST_DECL std::vector<threshold_violation> evaluate_thresholds(const loa
         growth("fd_growth", "open_fds", t.fd_growth, " fds");
         growth("thread_growth", "threads", t.thread_growth, " threads");
         if (t.leak_slope_mb_per_s) {
-            const leak_analysis* l = find("rss_mb");
+            const leak_analysis* l = find("rss_mb", [](const leak_analysis& a) { return a.fit.slope_per_s; });
             if (!l || l->verdict == leak_verdict::insufficient_data)
                 out.push_back({prefix + "leak_slope_mb_per_s", "<= " + format_num(*t.leak_slope_mb_per_s),
                                "not enough samples", "Too few samples after the warm-up to fit a slope."});
