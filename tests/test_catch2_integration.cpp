@@ -1,5 +1,6 @@
 // The same user-facing API under Catch2 v2: MCP_LOADTEST_CASE bodies are
-// coroutines, assertions are Catch2's own.
+// coroutines, assertions are Catch2's own. The servers are the C++ fixture
+// (fixtures/native), so the same cases run on Linux and on Windows (under Wine).
 #include <catch2/catch.hpp>
 #include <mcp_loadtest/catch2.hpp>
 #include <mcp_loadtest/detectors.hpp>
@@ -9,10 +10,10 @@
 
 namespace mlt = mcp_loadtest;
 using namespace std::chrono_literals;
-using mlt_test::fixture;
+using mlt_test::native_fixture;
 
 MCP_LOADTEST_CASE("catch2: first tools/call answers", "[catch2]") {
-    auto server = fixture("echo_server.py");
+    auto server = native_fixture();
     auto session = co_await mlt::connect(server);
     auto tools = co_await session.list_tools();
     REQUIRE(tools.ok());
@@ -25,15 +26,15 @@ MCP_LOADTEST_CASE("catch2: first tools/call answers", "[catch2]") {
 }
 
 MCP_LOADTEST_CASE("catch2: a first-call deadlock ends as a hang within its timeout", "[catch2]") {
-    auto server = fixture("hang_on_first_call.py");
+    auto server = native_fixture({"--hang-on-call"});  // tools/call never answered, ping still
     auto session = co_await mlt::connect(server);
-    auto reply = co_await session.call_tool("get_market_data", mlt::args("ticker", "AAPL"), {.timeout = 300ms});
+    auto reply = co_await session.call_tool("echo", mlt::args("message", "never answered"), {.timeout = 300ms});
     MCP_CHECK_OUTCOME(reply, mlt::outcome::hang);
     co_await session.close();
 }
 
 MCP_LOADTEST_CASE("catch2: in-flight calls end as crashes when the server exits", "[catch2]") {
-    auto server = fixture("crash_server.py", {"--after", "2"});
+    auto server = native_fixture({"--crash-after", "1"});  // the 1st call answered, exits on the 2nd
     server.stderr_to = mlt::stderr_mode::discard;
     auto session = co_await mlt::connect(server);
     std::vector<asio::awaitable<mlt::call_result>> calls;
@@ -45,7 +46,7 @@ MCP_LOADTEST_CASE("catch2: in-flight calls end as crashes when the server exits"
 }
 
 MCP_LOADTEST_CASE("catch2: load reports and detectors with the assertion macros", "[catch2]") {
-    auto server = fixture("echo_server.py");
+    auto server = native_fixture();
     const mlt::workload load = mlt::open_load{.rate = 100, .duration = 1s};
     const auto calls = mlt::mix::single("echo", mlt::args("message", "x"));
     const mlt::thresholds slo{.p99 = 1s, .error_rate = 0.0};

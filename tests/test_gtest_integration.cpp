@@ -1,5 +1,7 @@
 // The same user-facing API under GoogleTest: MCP_LOADTEST_TEST bodies are
 // coroutines; GoogleTest's EXPECT_* work in them, MCP_ASSERT replaces ASSERT_*.
+// The servers are the C++ fixture (fixtures/native), so the same cases run on
+// Linux and on Windows (under Wine).
 #include <gtest/gtest.h>
 #include <mcp_loadtest/gtest.hpp>
 #include <mcp_loadtest/detectors.hpp>
@@ -10,10 +12,10 @@
 
 namespace mlt = mcp_loadtest;
 using namespace std::chrono_literals;
-using mlt_test::fixture;
+using mlt_test::native_fixture;
 
 MCP_LOADTEST_TEST(GoogleTest, FirstToolsCallAnswers) {
-    auto server = fixture("echo_server.py");
+    auto server = native_fixture();
     auto session = co_await mlt::connect(server);
     auto tools = co_await session.list_tools();
     MCP_ASSERT(tools.ok());
@@ -26,15 +28,15 @@ MCP_LOADTEST_TEST(GoogleTest, FirstToolsCallAnswers) {
 }
 
 MCP_LOADTEST_TEST(GoogleTest, FirstCallDeadlockEndsAsHangWithinItsTimeout) {
-    auto server = fixture("hang_on_first_call.py");
+    auto server = native_fixture({"--hang-on-call"});  // tools/call never answered, ping still
     auto session = co_await mlt::connect(server);
-    auto reply = co_await session.call_tool("get_market_data", mlt::args("ticker", "AAPL"), {.timeout = 300ms});
+    auto reply = co_await session.call_tool("echo", mlt::args("message", "never answered"), {.timeout = 300ms});
     MCP_CHECK_OUTCOME(reply, mlt::outcome::hang);
     co_await session.close();
 }
 
 MCP_LOADTEST_TEST_LIMIT(60s, GoogleTest, LoadReportsAndDetectorsWithTheAssertionMacros) {
-    auto server = fixture("echo_server.py");
+    auto server = native_fixture();
     const mlt::workload load = mlt::open_load{.rate = 100, .duration = 1s};
     const auto calls = mlt::mix::single("echo", mlt::args("message", "x"));
     const mlt::thresholds slo{.p99 = 1s, .error_rate = 0.0};
@@ -50,6 +52,7 @@ MCP_LOADTEST_TEST_LIMIT(60s, GoogleTest, LoadReportsAndDetectorsWithTheAssertion
 }
 
 int main(int argc, char** argv) {
+    mlt_test::binary_stdout();
     const auto fds_before = mlt_test::open_fds();
     ::testing::InitGoogleTest(&argc, argv);
     const int rc = RUN_ALL_TESTS();

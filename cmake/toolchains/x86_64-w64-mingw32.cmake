@@ -4,7 +4,7 @@
 #   cmake --workflow --preset windows-wine
 #
 # The header-only dependencies are the host's (Debian's libasio-dev, nlohmann-json3-dev,
-# doctest-dev). Their directory, /usr/include, also holds glibc's headers, so it is never put
+# doctest-dev, catch2). Their directory, /usr/include, also holds glibc's headers, so it is never put
 # on the include path: the build directory gets a small sysroot of symlinks to exactly those
 # headers, and find_path()/find_package() search only it (and MinGW's own), so the project's
 # usual look-ups find them there.
@@ -24,7 +24,7 @@ set(CMAKE_EXE_LINKER_FLAGS_INIT "-static")
 set(CMAKE_USER_MAKE_RULES_OVERRIDE_CXX ${CMAKE_CURRENT_LIST_DIR}/mingw-link-libraries.cmake)
 
 set(MCP_LOADTEST_MINGW_HOST_PREFIX /usr CACHE PATH
-    "Prefix of the host's header-only Asio, nlohmann-json and doctest (and their CMake files)")
+    "Prefix of the host's header-only Asio, nlohmann-json, doctest and Catch2 v2 (and their CMake files)")
 set(MCP_LOADTEST_MINGW_DEPS ${CMAKE_BINARY_DIR}/mingw-deps)
 
 # The sysroot of symlinks, remade at every configure (not in try_compile's scratch projects).
@@ -32,8 +32,8 @@ get_property(mcp_loadtest_in_try_compile GLOBAL PROPERTY IN_TRY_COMPILE)
 if(NOT mcp_loadtest_in_try_compile)
   set(host ${MCP_LOADTEST_MINGW_HOST_PREFIX})
   set(deps ${MCP_LOADTEST_MINGW_DEPS})
-  file(MAKE_DIRECTORY ${deps}/include ${deps}/share/cmake ${deps}/lib/cmake/doctest)
-  foreach(entry asio asio.hpp nlohmann doctest)
+  file(MAKE_DIRECTORY ${deps}/include ${deps}/share/cmake ${deps}/lib/cmake/doctest ${deps}/lib/cmake/Catch2)
+  foreach(entry asio asio.hpp nlohmann doctest catch2)
     if(EXISTS ${host}/include/${entry})
       file(CREATE_LINK ${host}/include/${entry} ${deps}/include/${entry} SYMBOLIC)
     endif()
@@ -66,6 +66,21 @@ if(NOT TARGET doctest::doctest)
     INTERFACE_INCLUDE_DIRECTORIES "@deps@/include" INTERFACE_COMPILE_FEATURES cxx_std_11)
 endif()
 list(APPEND CMAKE_MODULE_PATH "@host@/lib/cmake/doctest")
+]])
+  endif()
+  # Catch2 v2's config the same way (Debian's finds its headers through a realpath, so /usr/include
+  # even through a link): Catch2::Catch2 and the host's catch_discover_tests() (Catch.cmake).
+  if(EXISTS ${host}/lib/cmake/Catch2/Catch.cmake)
+    file(CREATE_LINK ${host}/lib/cmake/Catch2/Catch2ConfigVersion.cmake
+         ${deps}/lib/cmake/Catch2/Catch2ConfigVersion.cmake SYMBOLIC)
+    file(CONFIGURE OUTPUT ${deps}/lib/cmake/Catch2/Catch2Config.cmake @ONLY CONTENT [[
+# Made by the MinGW toolchain file (cmake/toolchains/x86_64-w64-mingw32.cmake).
+if(NOT TARGET Catch2::Catch2)
+  add_library(Catch2::Catch2 INTERFACE IMPORTED)
+  set_target_properties(Catch2::Catch2 PROPERTIES
+    INTERFACE_INCLUDE_DIRECTORIES "@deps@/include" INTERFACE_COMPILE_FEATURES cxx_std_11)
+endif()
+list(APPEND CMAKE_MODULE_PATH "@host@/lib/cmake/Catch2")
 ]])
   endif()
   unset(host)

@@ -4,6 +4,7 @@
 #include "leak_check.hpp"
 
 int main(int argc, char** argv) {
+    mlt_test::binary_stdout();
     const auto fds_before = mlt_test::open_fds();
     const int rc = mlt_test::run_catch2(argc, argv);
     return mlt_test::report_leaks(fds_before) > 0 ? 1 : rc;

@@ -1,19 +1,42 @@
 // End-of-run audit shared by the test mains: no server process may outlive
-// the run, and no file descriptor opened during it may still be open.
+// the run, and no file descriptor opened during it may still be open (Linux: the
+// descriptors are read from /proc; Windows: the process audit only, see open_fds()).
 #pragma once
 
 #include <mcp_loadtest/process_audit.hpp>
 
-#include <dirent.h>
 #include <iostream>
 #include <map>
 #include <string>
+
+#if defined(_WIN32)
+#include <cstdio>
+#include <fcntl.h>
+#include <io.h>
+#else
+#include <dirent.h>
 #include <unistd.h>
+#endif
 
 namespace mlt_test {
 
-/// fd -> what it points at, for this process.
+/// Windows: stdout in binary mode, for a main to call first. In the C runtime's text mode
+/// each line ends in "\r\n", and CTest's discovery (catch_discover_tests,
+/// gtest_discover_tests), which splits the test list on "\n", would register every name
+/// with a trailing "\r". Elsewhere nothing to do.
+inline void binary_stdout() {
+#if defined(_WIN32)
+    _setmode(_fileno(stdout), _O_BINARY);
+#endif
+}
+
+/// fd -> what it points at, for this process. Windows: none listed. There is no /proc, the
+/// library's pipes and sockets are HANDLEs rather than C runtime descriptors, and Wine's
+/// GetProcessHandleCount answers 0; the process audit of report_leaks() still runs.
 inline std::map<int, std::string> open_fds() {
+#if defined(_WIN32)
+    return {};
+#else
     std::map<int, std::string> fds;
     DIR* dir = ::opendir("/proc/self/fd");
     if (!dir) return fds;
@@ -29,6 +52,7 @@ inline std::map<int, std::string> open_fds() {
     }
     ::closedir(dir);
     return fds;
+#endif
 }
 
 /// Prints every leak found since `before`; returns the number found.
