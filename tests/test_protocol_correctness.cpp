@@ -237,6 +237,62 @@ MCP_LOADTEST_CASE("fuzz: a server that answers every malformed input correctly g
     CHECK(report.categories.at("schema").count(mlt::fuzz_verdict::correct_error) > 10);
 }
 
+MCP_LOADTEST_CASE("fuzz: a server that echoes the fuzzer's own lone surrogate is told so, as a warning, not an error") {
+    auto server = mlt_test::fixture("echo_server.py");
+    server.stderr_to = mlt::stderr_mode::capture;
+    auto report = co_await mlt::fuzz(server, {.budget = 20s, .reply_timeout = 1s, .schema_mutations = false});
+    INFO(report.summary());
+    const auto* echoed = finding(report, "an escaped lone surrogate");
+    REQUIRE(echoed != nullptr);
+    CHECK(echoed->verdict == mlt::fuzz_verdict::echoed_input);
+    CHECK(echoed->severity() == mlt::fuzz_severity::warning);
+    CHECK(echoed->reply.find("\\ud800") != std::string::npos);
+    CHECK(echoed->detail.find("the fuzzer's own input") != std::string::npos);
+    // Not excused: the same surrogate sent as invalid UTF-8 (CESU-8), which the server had to
+    // reject with -32700, and echoed instead.
+    const auto* cesu = finding(report, "an encoded surrogate (CESU-8)");
+    REQUIRE(cesu != nullptr);
+    CHECK(cesu->severity() == mlt::fuzz_severity::error);
+    CHECK(mlt::json(report).get<mlt::fuzz_report>().findings.size() == report.findings.size());
+}
+
+TEST_CASE("fuzz: an echoed lone surrogate is the input's, a paired one or a surrogate of the server's own is not") {
+    mlt::call_result r;
+    r.outcome = mlt::outcome::malformed;
+    r.message = "the reply is not valid JSON (unpaired UTF-16 surrogate escape at byte 60 of 80)";
+    r.raw = R"({"jsonrpc":"2.0","id":5,"result":{"content":[{"type":"text","text":"\uD800"}]}})";
+    CHECK(mlt::detail::echoes_invalid_input(R"({"arguments":{"message":"\ud800"}})", r));
+    CHECK_FALSE(mlt::detail::echoes_invalid_input(R"({"arguments":{"message":"\udc00"}})", r));  // not what came back
+    CHECK_FALSE(mlt::detail::echoes_invalid_input(R"({"arguments":{"message":"\ud800\udc00"}})", r));  // a pair
+    CHECK_FALSE(mlt::detail::echoes_invalid_input(R"({"arguments":{"message":"plain"}})", r));
+    r.message = "the reply is not valid JSON (syntax error at byte 3 of 80)";
+    CHECK_FALSE(mlt::detail::echoes_invalid_input(R"({"arguments":{"message":"\ud800"}})", r));
+}
+
+TEST_CASE("fuzz: where JSON-RPC and MCP leave the choice, -32600 and -32602 are both correct") {
+    const auto with_code = [](std::int64_t code) {
+        mlt::call_result r;
+        r.outcome = mlt::outcome::protocol_error;
+        r.error_code = code;
+        r.raw = R"({"jsonrpc":"2.0","id":1,"error":{"code":)" + std::to_string(code) + R"(,"message":"x"}})";
+        return r;
+    };
+    using mlt::fuzz_expectation;
+    const auto either = fuzz_expectation::invalid_request_or_params;
+    CHECK(mlt::detail::classify_fuzz_answer(either, with_code(-32600), false) == mlt::fuzz_verdict::correct_error);
+    CHECK(mlt::detail::classify_fuzz_answer(either, with_code(-32602), false) == mlt::fuzz_verdict::correct_error);
+    CHECK(mlt::detail::classify_fuzz_answer(either, with_code(-32601), false) == mlt::fuzz_verdict::wrong_code);
+    CHECK(mlt::detail::classify_fuzz_answer(fuzz_expectation::invalid_params, with_code(-32600), false) ==
+          mlt::fuzz_verdict::wrong_code);
+    bool found = false;
+    for (const auto& in : mlt::detail::envelope_corpus("echo", mlt::args("message", "x"), 1))
+        if (in.name == "tools/call params is null") {
+            found = true;
+            CHECK(in.expect == either);
+        }
+    CHECK(found);
+}
+
 MCP_LOADTEST_CASE("fuzz: the campaign stops at its count and time budgets") {
     auto server = mlt_test::fixture("robust_server.py");
     auto counted = co_await mlt::fuzz(server, {.max_inputs = 12});
@@ -273,9 +329,18 @@ MCP_LOADTEST_CASE("strict: results that break their outputSchema, omit structure
     CHECK(pointers(v, "forecast") == list{"structuredContent /structuredContent required"});
     CHECK(pointers(v, "bad_content") == list{"result /content/0/text required"});
     CHECK(pointers(v, "bad_image") == list{"result /content/0/mimeType required"});
+    // One cause, one finding: its root type is "objekt", which also makes it unusable and breaks
+    // the MCP schema's Tool definition (twice: its "type" const and its "required" array).
     const auto broken = pointers(v, "broken_schema_tool");
     REQUIRE(broken.size() == 1);
-    CHECK(broken[0] == "inputSchema  schema");
+    CHECK(broken[0] == "inputSchema /type type");
+    for (const auto& x : v) CHECK(x.pointer.find("/tools/") == std::string::npos);
+    for (const auto& x : v)
+        if (x.tool == "broken_schema_tool") {
+            CHECK(x.message.find("and this one is not a usable JSON Schema") != std::string::npos);
+            CHECK(x.message.find("the MCP schema agrees: at /tools/4/inputSchema/type") != std::string::npos);
+            CHECK(x.message.find("the MCP schema agrees: at /tools/4/inputSchema/required") != std::string::npos);
+        }
     CHECK(pointers(v, "good").empty());
     CHECK(s.stats().schema_violations == v.size());
     // The assertion names each one.
@@ -324,14 +389,13 @@ MCP_LOADTEST_CASE("strict: a load run counts schema violations and its threshold
     const auto server = mlt_test::fixture("schema_breaking_server.py");
     auto report = co_await mlt::run(server, load, calls, slo, options);
     for (const auto& sample : report.schema_violation_samples) INFO(sample);
-    // Two per call, and two from the listing before the run: broken_schema_tool's inputSchema
-    // is no JSON Schema, and breaks the MCP schema's Tool definition ("required" is not an array).
-    CHECK(report.schema_violations == 2 * 20 + 2);
+    // Two per call, and one from the listing before the run: broken_schema_tool's inputSchema
+    // (its one cause, however many rules it breaks: max_schema_violations counts causes).
+    CHECK(report.schema_violations == 2 * 20 + 1);
     CHECK_FALSE(report.passed);
     REQUIRE(report.schema_violation_samples.size() == 10);
     CHECK(report.schema_violation_samples[0].find("inputSchema of 'broken_schema_tool'") != std::string::npos);
-    CHECK(report.schema_violation_samples[1].find("/tools/4/inputSchema/required breaks \"type\"") != std::string::npos);
-    CHECK(report.schema_violation_samples[2].find("/structuredContent/temperature breaks \"type\"") != std::string::npos);
+    CHECK(report.schema_violation_samples[1].find("/structuredContent/temperature breaks \"type\"") != std::string::npos);
     const auto back = mlt::json(report).get<mlt::load_report>();
     CHECK(back.schema_violations == report.schema_violations);
     CHECK(back.schema_violation_samples == report.schema_violation_samples);

@@ -24,6 +24,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <type_traits>
 #include <vector>
 
@@ -50,15 +51,23 @@ namespace detail {
 
 [[nodiscard]] MCP_LOADTEST_DECL std::string describe_expectation(fuzz_expectation e);
 
-[[nodiscard]] constexpr std::int64_t expected_code(fuzz_expectation e) noexcept {
+/// Whether a JSON-RPC error `code` is the answer `e` asks for.
+[[nodiscard]] constexpr bool expected_code(fuzz_expectation e, std::int64_t code) noexcept {
     switch (e) {
-        case fuzz_expectation::parse_error: return -32700;
-        case fuzz_expectation::invalid_request: return -32600;
-        case fuzz_expectation::method_not_found: return -32601;
-        case fuzz_expectation::invalid_params: return -32602;
-        default: return 0;
+        case fuzz_expectation::parse_error: return code == -32700;
+        case fuzz_expectation::invalid_request: return code == -32600;
+        case fuzz_expectation::method_not_found: return code == -32601;
+        case fuzz_expectation::invalid_params: return code == -32602;
+        case fuzz_expectation::invalid_request_or_params: return code == -32600 || code == -32602;
+        case fuzz_expectation::any_reply: return true;
+        case fuzz_expectation::no_reply: return false;
     }
+    return false;
 }
+
+/// A malformed answer that repeated the input's own invalid text: an escaped lone
+/// surrogate (valid JSON syntax, RFC 8259 §8.2) echoed back as it came.
+[[nodiscard]] MCP_LOADTEST_DECL bool echoes_invalid_input(std::string_view input, const call_result& r);
 
 /// The verdict on one answer (before the liveness check that may turn it
 /// into crash or unusable). `wrong_id`: a reply arrived under an id the

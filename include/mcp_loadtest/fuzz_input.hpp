@@ -16,6 +16,9 @@ enum class fuzz_expectation : std::uint8_t {
     invalid_request,   ///< -32600: JSON, but not a valid request object
     method_not_found,  ///< -32601
     invalid_params,    ///< -32602, or for tools/call an isError result (both are what SDKs do)
+    /// -32600 or -32602, where JSON-RPC and MCP leave the choice (`"params": null`: not a
+    /// structured value to JSON-RPC, params of the wrong shape to MCP), or an isError result
+    invalid_request_or_params,
     no_reply,          ///< a notification or a response: nothing must come back
     any_reply,         ///< legal but unusual: any well-formed reply under the input's id
 };

@@ -30,6 +30,7 @@ enum class fuzz_verdict : std::uint8_t {
     wrong_code,       ///< a JSON-RPC error with another code than the one expected
     accepted_invalid, ///< a success result to an input the tool's schema forbids
     replied_to_notification,  ///< an answer to a message that must not get one
+    echoed_input,     ///< malformed only because it repeated the input's own invalid text (a lone surrogate)
     no_reply,         ///< a reply was due and none came within reply_timeout
     wrong_id,         ///< a reply came, carrying an id the input did not have
     malformed,        ///< the answer was not JSON-RPC (not JSON, wrong shape)
@@ -46,6 +47,7 @@ enum class fuzz_verdict : std::uint8_t {
         case fuzz_verdict::wrong_code: return "wrong_code";
         case fuzz_verdict::accepted_invalid: return "accepted_invalid";
         case fuzz_verdict::replied_to_notification: return "replied_to_notification";
+        case fuzz_verdict::echoed_input: return "echoed_input";
         case fuzz_verdict::no_reply: return "no_reply";
         case fuzz_verdict::wrong_id: return "wrong_id";
         case fuzz_verdict::malformed: return "malformed";
@@ -58,7 +60,7 @@ enum class fuzz_verdict : std::uint8_t {
 inline constexpr fuzz_verdict all_fuzz_verdicts[] = {
     fuzz_verdict::correct_error, fuzz_verdict::tool_error,       fuzz_verdict::accepted,
     fuzz_verdict::ignored,       fuzz_verdict::wrong_code,       fuzz_verdict::accepted_invalid,
-    fuzz_verdict::replied_to_notification, fuzz_verdict::no_reply, fuzz_verdict::wrong_id,
+    fuzz_verdict::replied_to_notification, fuzz_verdict::echoed_input, fuzz_verdict::no_reply, fuzz_verdict::wrong_id,
     fuzz_verdict::malformed,     fuzz_verdict::crash,            fuzz_verdict::unusable};
 
 /// How much a verdict matters: fine, a deviation from the spec a client
@@ -72,7 +74,8 @@ enum class fuzz_severity : std::uint8_t { fine, warning, error, critical };
         case fuzz_verdict::accepted:
         case fuzz_verdict::ignored: return fuzz_severity::fine;
         case fuzz_verdict::wrong_code:
-        case fuzz_verdict::replied_to_notification: return fuzz_severity::warning;
+        case fuzz_verdict::replied_to_notification:
+        case fuzz_verdict::echoed_input: return fuzz_severity::warning;
         case fuzz_verdict::accepted_invalid:
         case fuzz_verdict::no_reply:
         case fuzz_verdict::wrong_id:

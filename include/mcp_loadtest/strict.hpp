@@ -83,8 +83,14 @@ namespace detail {
 MCP_LOADTEST_DECL void check_content_items(const json& result, std::string_view tool, std::vector<schema_violation>& out);
 
 /// A tool's schema as MCP requires it: a valid JSON Schema whose root is an object schema.
+/// One finding per schema, however many rules its one cause breaks.
 MCP_LOADTEST_DECL std::optional<json_schema> compile_tool_schema(const json& schema, const char* where, const std::string& tool,
                                                       std::vector<schema_violation>& out);
+
+/// Folds `v`, a violation of the MCP schema by a tools/list result, into the finding
+/// compile_tool_schema() made for the same tool's schema, if there is one (true then).
+MCP_LOADTEST_DECL bool fold_into_tool_schema_finding(const json& list_result, const schema_violation& v,
+                                                     std::vector<schema_violation>& out);
 
 class strict_validator final : public message_validator {
 public:

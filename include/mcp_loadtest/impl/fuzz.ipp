@@ -4,6 +4,9 @@
 
 #include <mcp_loadtest/fuzz.hpp>
 
+#include <cctype>
+#include <string_view>
+
 namespace mcp_loadtest::detail {
 
 MCP_LOADTEST_DECL std::string describe_expectation(fuzz_expectation e) {
@@ -12,6 +15,8 @@ MCP_LOADTEST_DECL std::string describe_expectation(fuzz_expectation e) {
         case fuzz_expectation::invalid_request: return "error -32600 (Invalid Request)";
         case fuzz_expectation::method_not_found: return "error -32601 (Method not found)";
         case fuzz_expectation::invalid_params: return "error -32602 (Invalid params) or an isError result";
+        case fuzz_expectation::invalid_request_or_params:
+            return "error -32600 (Invalid Request) or -32602 (Invalid params), or an isError result";
         case fuzz_expectation::no_reply: return "no reply (a notification or a response)";
         case fuzz_expectation::any_reply: return "any well-formed reply under the input's id";
     }
@@ -38,15 +43,44 @@ MCP_LOADTEST_DECL fuzz_verdict classify_fuzz_answer(fuzz_expectation expect, con
     if (!r.answered() && r.http_status >= 400 && r.http_status < 500) return fuzz_verdict::correct_error;
     if (!r.answered()) return wrong_id ? fuzz_verdict::wrong_id : fuzz_verdict::no_reply;
     if (r.outcome == outcome::tool_error)
-        return expect == fuzz_expectation::invalid_params || expect == fuzz_expectation::any_reply
+        return expect == fuzz_expectation::invalid_params || expect == fuzz_expectation::invalid_request_or_params ||
+                       expect == fuzz_expectation::any_reply
                    ? fuzz_verdict::tool_error
                    : fuzz_verdict::wrong_code;
-    if (r.outcome == outcome::protocol_error || r.outcome == outcome::server_error) {
-        if (expect == fuzz_expectation::any_reply || r.error_code == expected_code(expect))
-            return fuzz_verdict::correct_error;
-        return fuzz_verdict::wrong_code;
-    }
+    if (r.outcome == outcome::protocol_error || r.outcome == outcome::server_error)
+        return expected_code(expect, r.error_code) ? fuzz_verdict::correct_error : fuzz_verdict::wrong_code;
     return expect == fuzz_expectation::any_reply ? fuzz_verdict::accepted : fuzz_verdict::accepted_invalid;
+}
+
+MCP_LOADTEST_DECL bool echoes_invalid_input(std::string_view input, const call_result& r) {
+    if (r.outcome != outcome::malformed || r.message.find("surrogate") == std::string::npos) return false;
+    const auto hex = [](char c) { return std::isxdigit(static_cast<unsigned char>(c)) != 0; };
+    const auto lower = [](std::string_view s) {
+        std::string out(s);
+        for (auto& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+        return out;
+    };
+    const std::string reply = lower(r.raw);
+    // Each \uD800..\uDFFF escape of the input that has no partner: found in the reply too?
+    for (std::size_t at = input.find("\\u"); at != std::string_view::npos; at = input.find("\\u", at + 2)) {
+        if (at + 6 > input.size() || !hex(input[at + 2]) || !hex(input[at + 3]) || !hex(input[at + 4]) ||
+            !hex(input[at + 5]))
+            continue;
+        const auto unit = std::stoul(std::string(input.substr(at + 2, 4)), nullptr, 16);
+        const bool high = unit >= 0xD800 && unit <= 0xDBFF, low = unit >= 0xDC00 && unit <= 0xDFFF;
+        if (!high && !low) continue;
+        const bool paired = high && at + 12 <= input.size() && input.substr(at + 6, 2) == "\\u" && hex(input[at + 8]) &&
+                            [&] {
+                                const auto next = std::stoul(std::string(input.substr(at + 8, 4)), nullptr, 16);
+                                return next >= 0xDC00 && next <= 0xDFFF;
+                            }();
+        if (paired) {
+            at += 6;
+            continue;
+        }
+        if (reply.find(lower(input.substr(at, 6))) != std::string::npos) return true;
+    }
+    return false;
 }
 
 MCP_LOADTEST_DECL std::vector<fuzz_input> interleave_by_category(std::vector<fuzz_input> inputs) {
@@ -124,6 +158,12 @@ MCP_LOADTEST_DECL asio::awaitable<std::optional<fuzz_finding>> fuzz_job::try_inp
     }
     fuzz_verdict v = classify_fuzz_answer(in.expect, r, count_unknown() > unknown_before);
     std::string detail;
+    if (v == fuzz_verdict::malformed && echoes_invalid_input(in.bytes, r)) {
+        v = fuzz_verdict::echoed_input;
+        detail = "the reply repeats the escaped lone surrogate this input sent (" + r.message +
+                 "): caused by the fuzzer's own input, not a server bug on its own. A client that rejects "
+                 "such JSON fails on it all the same: replacing lone surrogates (U+FFFD) avoids that.";
+    }
     if (v != fuzz_verdict::crash) {
         // Every input the server survives must leave the session usable.
         auto alive = co_await s->ping({.timeout = o.reply_timeout});

@@ -126,17 +126,57 @@ MCP_LOADTEST_DECL std::optional<json_schema> compile_tool_schema(const json& sch
                                                       std::vector<schema_violation>& out) {
     std::string v = schema.dump(-1, ' ', false, json::error_handler_t::replace);
     if (v.size() > 200) v = v.substr(0, 197) + "...";
+    // One finding per broken schema, whatever else its one cause breaks.
+    std::optional<schema_violation> wrong_root;
     if (!schema.is_object() || schema.value("type", json()) != "object") {
-        out.push_back({where, tool, "tools/list", "/type", "type", v,
-                       std::string("a tool's ") + where + " must be a JSON Schema with \"type\": \"object\" at its root"});
-        if (!schema.is_object()) return std::nullopt;
+        wrong_root = schema_violation{where, tool, "tools/list", "/type", "type", v,
+                                      std::string("a tool's ") + where +
+                                          " must be a JSON Schema with \"type\": \"object\" at its root"};
+        if (!schema.is_object()) {
+            out.push_back(std::move(*wrong_root));
+            return std::nullopt;
+        }
     }
     try {
-        return json_schema::compile(schema);
+        auto compiled = json_schema::compile(schema);
+        if (wrong_root) out.push_back(std::move(*wrong_root));
+        return compiled;
     } catch (const invalid_schema& e) {
-        out.push_back({where, tool, "tools/list", "", "schema", v, e.what()});
+        if (!wrong_root) {
+            out.push_back({where, tool, "tools/list", "", "schema", v, e.what()});
+        } else {
+            wrong_root->message += std::string(", and this one is ") + e.what();  // "not a usable JSON Schema: ..."
+            out.push_back(std::move(*wrong_root));
+        }
         return std::nullopt;
     }
+}
+
+// A violation of the MCP schema inside a tool's inputSchema or outputSchema that
+// compile_tool_schema() reported already: added to that finding's message instead.
+MCP_LOADTEST_DECL bool fold_into_tool_schema_finding(const json& list_result, const schema_violation& v,
+                                                     std::vector<schema_violation>& out) {
+    // "/tools/<i>/inputSchema..." or "/tools/<i>/outputSchema..."
+    constexpr std::string_view prefix = "/tools/";
+    if (!v.pointer.starts_with(prefix)) return false;
+    const std::size_t slash = v.pointer.find('/', prefix.size());
+    if (slash == std::string::npos) return false;
+    const std::string index = v.pointer.substr(prefix.size(), slash - prefix.size());
+    if (index.empty() || index.find_first_not_of("0123456789") != std::string::npos || index.size() > 9) return false;
+    const std::string rest = v.pointer.substr(slash + 1);
+    const char* kind = rest.starts_with("inputSchema") ? "inputSchema" : rest.starts_with("outputSchema") ? "outputSchema" : nullptr;
+    const auto tools = list_result.find("tools");
+    const std::size_t i = std::stoul(index);
+    if (!kind || tools == list_result.end() || !tools->is_array() || i >= tools->size()) return false;
+    const json& name = (*tools)[i].is_object() ? (*tools)[i].value("name", json()) : json();
+    if (!name.is_string()) return false;
+    for (auto& found : out)
+        if (found.where == kind && found.tool == name.get<std::string>() && found.method == "tools/list") {
+            if (found.message.ends_with('.')) found.message.pop_back();
+            found.message += "; the MCP schema agrees: at " + v.pointer + " it breaks \"" + v.rule + "\"";
+            return true;
+        }
+    return false;
 }
 
 MCP_LOADTEST_DECL void strict_validator::set_protocol_version(std::string_view version) {
@@ -171,7 +211,12 @@ MCP_LOADTEST_DECL void strict_validator::check_arguments(std::string_view tool, 
 MCP_LOADTEST_DECL void strict_validator::check_result(std::string_view method, std::string_view tool, const json& result,
                   std::vector<schema_violation>& out) {
     if (options_.check_messages && current_)
-        if (const auto* s = current_->result_schema(method)) s->validate(result, {"result", tool, method, ""}, out);
+        if (const auto* s = current_->result_schema(method)) {
+            std::vector<schema_violation> found;
+            s->validate(result, {"result", tool, method, ""}, found);
+            for (auto& v : found)
+                if (method != "tools/list" || !fold_into_tool_schema_finding(result, v, out)) out.push_back(std::move(v));
+        }
     if (!options_.check_results || method != "tools/call") return;
     if (!current_) check_content_items(result, tool, out);
     auto it = tools_.find(std::string(tool));

@@ -108,7 +108,8 @@ MCP_LOADTEST_DECL std::vector<fuzz_input> envelope_corpus(std::string_view tool,
     numbered("params", "params is a number", request("tools/call", "1"), fuzz_expectation::invalid_request);
     numbered("params", "tools/call params is an array", request("tools/call", "[" + name_json + "]"),
              fuzz_expectation::invalid_params);
-    numbered("params", "tools/call params is null", request("tools/call", "null"), fuzz_expectation::invalid_params);
+    numbered("params", "tools/call params is null", request("tools/call", "null"),
+             fuzz_expectation::invalid_request_or_params);
     numbered("params", "tools/call without params", request("tools/call", ""), fuzz_expectation::invalid_params);
     numbered("params", "name missing", request("tools/call", "{\"arguments\":" + args_json + "}"),
              fuzz_expectation::invalid_params);
