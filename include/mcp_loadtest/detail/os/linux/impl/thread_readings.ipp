@@ -3,9 +3,9 @@
 
 #include <mcp_loadtest/detail/os/thread_readings.hpp>
 
-#if MCP_LOADTEST_OS_LINUX
+#include <mcp_loadtest/detail/os/linux/procfs.hpp>  // empty elsewhere: reached on every system
 
-#include <mcp_loadtest/detail/os/linux/procfs.hpp>
+#if MCP_LOADTEST_OS_LINUX
 
 #include <cstdio>
 #include <cstdlib>
