@@ -1,8 +1,10 @@
 // mcp-loadtest: load-test and bug-hunt MCP servers from ordinary unit tests.
-// The whole public API, every transport included; test-framework adapters are
-// doctest.hpp and catch2.hpp (testing.hpp picks one). A test file that needs
-// less includes less: session.hpp (stdio), http.hpp, websocket.hpp,
-// socket.hpp, run.hpp, detectors.hpp (docs/compile-time.md).
+// The whole public API, every transport included, except strict.hpp (strict
+// mode needs the optional valijson dependency: include it where you use it).
+// The test-framework adapters are doctest.hpp, catch2.hpp and gtest.hpp
+// (testing.hpp picks one). A test file that needs less includes less:
+// session.hpp (stdio), http.hpp, websocket.hpp, socket.hpp, run.hpp,
+// detectors.hpp (docs/compile-time.md).
 #pragma once
 
 #include <mcp_loadtest/version.hpp>
@@ -37,5 +39,10 @@
 #include <mcp_loadtest/iteration.hpp>
 #include <mcp_loadtest/run.hpp>
 #include <mcp_loadtest/detectors.hpp>
+#include <mcp_loadtest/hang_evidence.hpp>
+#include <mcp_loadtest/coverage.hpp>
+#include <mcp_loadtest/schema_violation.hpp>
+#include <mcp_loadtest/call_every_tool.hpp>
+#include <mcp_loadtest/fuzz.hpp>
 #include <mcp_loadtest/reports.hpp>
 #include <mcp_loadtest/assertions.hpp>
