@@ -12,12 +12,17 @@
 #include <mcp_loadtest/detail/engine/evaluate_thresholds.hpp>
 #include <mcp_loadtest/detail/engine/trace_writer.hpp>
 
+#include <algorithm>
+#include <cmath>
 #include <cstdlib>
 #include <fstream>
 #include <iterator>
+#include <memory>
 #include <set>
 #include <sys/stat.h>
 #include <thread>
+#include <utility>
+#include <vector>
 #include <unistd.h>
 
 namespace mlt = mcp_loadtest;
@@ -31,6 +36,30 @@ mlt::run_options quick_options() {
     o.sample_interval = 100ms;
     o.call.timeout = 5s;
     return o;
+}
+
+// Records each iteration's intended start (offset from the run's first), then pings.
+struct arrival_recorder {
+    std::shared_ptr<std::vector<std::chrono::nanoseconds>> offsets = std::make_shared<std::vector<std::chrono::nanoseconds>>();
+    std::shared_ptr<std::chrono::steady_clock::time_point> first = std::make_shared<std::chrono::steady_clock::time_point>();
+    asio::awaitable<void> operator()(mlt::session& s, mlt::iteration& it) const {
+        if (it.index() == 0) *first = it.origin().intended;
+        offsets->push_back(it.origin().intended - *first);
+        co_await it.measure("ping", s.ping());
+    }
+};
+
+// The gaps between sorted arrival offsets: their mean and coefficient of variation.
+std::pair<double, double> gap_mean_and_cv(std::vector<std::chrono::nanoseconds> at) {
+    std::sort(at.begin(), at.end());
+    std::vector<double> gaps;
+    for (std::size_t i = 1; i < at.size(); ++i) gaps.push_back(std::chrono::duration<double>(at[i] - at[i - 1]).count());
+    double mean = 0, var = 0;
+    for (double g : gaps) mean += g;
+    mean /= static_cast<double>(gaps.size());
+    for (double g : gaps) var += (g - mean) * (g - mean);
+    var /= static_cast<double>(gaps.size() - 1);
+    return {mean, std::sqrt(var) / mean};
 }
 
 }  // namespace
@@ -70,6 +99,48 @@ MCP_LOADTEST_CASE("open model: a server stalling 200 ms on 1 % of calls shows th
     auto closed_report = co_await mlt::run(server, closed, calls, mlt::thresholds{}, quick_options());
     INFO(closed_report.summary());
     CHECK(closed_report.overall.latency.p95 < 50ms);
+}
+
+MCP_LOADTEST_CASE("open model: Poisson arrivals have exponential gaps drawn from the seed, even ones do not vary") {
+    auto server = fixture("echo_server.py");
+    mlt::run_options options = quick_options();
+    options.sample_interval = 0ms;
+    const mlt::thresholds none;
+    const auto run_with = [&](mlt::arrival_process arrivals, std::uint64_t seed)
+        -> asio::awaitable<std::pair<mlt::load_report, std::vector<std::chrono::nanoseconds>>> {
+        const mlt::workload load = mlt::open_load{.rate = 400, .duration = 2s, .arrivals = arrivals};
+        const arrival_recorder recorder;
+        const mlt::iteration_body body = recorder;
+        mlt::run_options seeded = options;
+        seeded.seed = seed;
+        auto report = co_await mlt::run(server, load, body, none, seeded);
+        co_return std::pair{std::move(report), *recorder.offsets};
+    };
+    auto [poisson, at] = co_await run_with(mlt::arrival_process::poisson, 7);
+    INFO(poisson.summary());
+    CHECK(poisson.workload_parameters.at("arrivals") == "poisson");
+    CHECK(poisson.summary().find("open (Poisson arrivals) load") != std::string::npos);
+    // 800 expected in 2 s at 400/s: a Poisson count's standard deviation is sqrt(800) = 28.
+    CHECK(at.size() > 700);
+    CHECK(at.size() < 900);
+    const auto [mean, cv] = gap_mean_and_cv(at);
+    CHECK(mean == doctest::Approx(1.0 / 400).epsilon(0.1));
+    CHECK(cv > 0.85);  // exponential gaps: their standard deviation equals their mean
+    CHECK(cv < 1.15);
+
+    // The same seed, the same arrival times; another seed, others.
+    auto [again, at_again] = co_await run_with(mlt::arrival_process::poisson, 7);
+    std::sort(at.begin(), at.end());
+    std::sort(at_again.begin(), at_again.end());
+    CHECK(at == at_again);
+    auto [other, at_other] = co_await run_with(mlt::arrival_process::poisson, 8);
+    std::sort(at_other.begin(), at_other.end());
+    CHECK(at_other != at);
+
+    auto [even, at_even] = co_await run_with(mlt::arrival_process::even, 7);
+    CHECK_FALSE(even.workload_parameters.contains("arrivals"));  // the default keeps the report's form
+    CHECK(at_even.size() == 800);
+    CHECK(gap_mean_and_cv(at_even).second < 0.01);
 }
 
 MCP_LOADTEST_CASE("issue example: sustained open load with a weighted mix meets its SLOs") {
@@ -482,6 +553,107 @@ MCP_LOADTEST_CASE("thresholds: violations say expected vs actual, missing eviden
     CHECK(by_metric.count("process") == 1);  // rss objective without samples
     const std::string text = mlt::detail::passed_failure(report);
     CHECK(text.find("p50: expected <= 1 ms") != std::string::npos);
+}
+
+MCP_LOADTEST_CASE("abort on breach: a server too slow for its p99 ends the run within one interval after the delay") {
+    // Every call takes 100 ms (each on its own thread): p99 <= 20 ms is breached from the first call.
+    auto server = mlt_test::native_fixture({"--delay-ms", "100"});
+    mlt::thresholds slo;
+    slo.p99 = 20ms;
+    slo.abort_on_breach_after = 2s;
+    const mlt::workload load = mlt::open_load{.rate = 20, .duration = 20s};
+    const auto calls = mlt::mix::single("echo", mlt::args("message", "x"));
+    auto options = quick_options();
+    options.sample_interval = 0ms;
+    const auto t0 = std::chrono::steady_clock::now();
+    auto report = co_await mlt::run(server, load, calls, slo, options);
+    const auto took = std::chrono::steady_clock::now() - t0;
+    INFO(report.summary());
+    REQUIRE(report.breach.has_value());
+    const auto& b = *report.breach;
+    // Judged at the delay (2 s), then every timeline bucket (1 s): the first judgment finds it.
+    CHECK(b.at_s >= 2.0);
+    CHECK(b.at_s < 3.0);
+    CHECK(b.violation.metric == "p99");
+    CHECK(b.violation.expected == "<= 20 ms");
+    CHECK(b.latency.p99 >= 100ms);
+    CHECK(b.calls >= 30);  // 20/s for 2 s, less the calls still in flight
+    CHECK(b.error_rate == 0);
+    CHECK(report.aborted);
+    CHECK(report.abort_reason.rfind("objective p99 breached at ", 0) == 0);
+    CHECK_FALSE(report.passed);
+    // The abort's own latency: from the judgment to the end of the load (the calls in flight end).
+    MESSAGE("breach judged at " << b.at_s << " s, the load ended at " << report.duration_s << " s");
+    CHECK(report.duration_s - b.at_s < 1.0);
+    CHECK(took < 8s);
+    bool run_violation = false;
+    for (const auto& v : report.violations)
+        if (v.metric == "run") run_violation = v.meaning.find("abort_on_breach_after") != std::string::npos;
+    CHECK(run_violation);
+    const auto back = mlt::json(report).get<mlt::load_report>();
+    REQUIRE(back.breach.has_value());
+    CHECK(back.breach->violation.metric == "p99");
+    CHECK(mlt::json(back) == mlt::json(report));
+}
+
+MCP_LOADTEST_CASE("abort on breach: a healthy server runs its whole load, and an objective without evidence waits") {
+    auto server = fixture("echo_server.py");
+    mlt::thresholds slo;
+    slo.p99 = 2s;
+    slo.error_rate = 0.0;
+    slo.per_tool["never_called"] = {.p99 = 1s};  // unproven while the run goes on, not breached
+    slo.abort_on_breach_after = 500ms;
+    const mlt::workload load = mlt::open_load{.rate = 50, .duration = 3s};
+    const auto calls = mlt::mix::single("echo", mlt::args("message", "x"));
+    auto options = quick_options();
+    options.sample_interval = 0ms;
+    auto report = co_await mlt::run(server, load, calls, slo, options);
+    INFO(report.summary());
+    CHECK_FALSE(report.aborted);
+    CHECK_FALSE(report.breach.has_value());
+    CHECK(report.duration_s >= 2.9);  // the last arrival is due at 2.98 s
+    CHECK(report.iterations_started == 150);
+    // At the end the tool that was never called fails the run as before, for want of evidence.
+    REQUIRE(report.violations.size() == 1);
+    CHECK(report.violations[0].metric == "tool:never_called");
+    CHECK_FALSE(mlt::json(report).contains("breach"));
+}
+
+MCP_LOADTEST_CASE("abort on critical: a server that deadlocks stops the run at the first deadlock") {
+    auto server = mlt_test::native_fixture({"--hang-on-call"});
+    mlt::thresholds slo;
+    slo.abort_on_critical = true;
+    const mlt::workload load = mlt::open_load{.rate = 20, .duration = 20s};
+    const auto calls = mlt::mix::single("echo", mlt::args("message", "x"));
+    auto options = quick_options();
+    options.sample_interval = 0ms;
+    options.call.timeout = 300ms;
+    options.call.grace = 200ms;  // no reply within 500 ms in all: deadlock
+    const auto t0 = std::chrono::steady_clock::now();
+    auto report = co_await mlt::run(server, load, calls, slo, options);
+    INFO(report.summary());
+    CHECK(std::chrono::steady_clock::now() - t0 < 5s);  // far below the 20 s of load
+    CHECK(report.aborted);
+    CHECK(report.abort_reason.rfind("critical outcome deadlock on tools/call echo", 0) == 0);
+    CHECK(report.deadlocks() >= 1);
+    CHECK(report.overall.outcomes[mlt::outcome::ok] == 0);
+    CHECK_FALSE(report.passed);
+}
+
+MCP_LOADTEST_CASE("closed model: think time paces each user") {
+    // Two users for 2 s, 250 ms of think time after each ~1 ms call: about 8 iterations each.
+    // Ignored, the same users would run thousands.
+    auto server = mlt_test::native_fixture();
+    const mlt::workload load = mlt::closed_load{.users = 2, .duration = 2s, .think_time = 250ms};
+    const auto calls = mlt::mix::single("echo", mlt::args("message", "x"));
+    auto options = quick_options();
+    options.sample_interval = 0ms;
+    const mlt::thresholds none;
+    auto report = co_await mlt::run(server, load, calls, none, options);
+    INFO(report.summary());
+    CHECK(report.iterations_started >= 10);
+    CHECK(report.iterations_started <= 18);
+    CHECK(report.overall.outcomes[mlt::outcome::ok] == report.iterations_completed);
 }
 
 MCP_LOADTEST_CASE("abort on critical: a crashing server stops the run early") {

@@ -26,6 +26,7 @@
 #include <set>
 #include <chrono>
 #include <cstdlib>
+#include <filesystem>
 #include <string>
 #include <thread>
 #include <vector>
@@ -90,6 +91,14 @@ TEST_CASE("this process's readings: memory, threads, CPU time, start time, comma
     const std::string command = os::command_line(self);
     MESSAGE("command line: " << command);
     CHECK(command.find("test_os") != std::string::npos);
+}
+
+TEST_CASE("this program's executable is named by its absolute path") {
+    const auto program = os::this_process_executable();
+    INFO(program.string());
+    CHECK(program.is_absolute());
+    CHECK(program.stem() == "test_os");
+    CHECK(std::filesystem::exists(program));
 }
 
 TEST_CASE("a process that does not exist reads as gone") {

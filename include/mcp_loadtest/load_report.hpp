@@ -88,6 +88,16 @@ struct stage_report {
     double throughput_rps = 0;
 };
 
+/// Why thresholds::abort_on_breach_after ended a run: the objective first found breached, when,
+/// and the run's figures at that moment.
+struct breach_report {
+    threshold_violation violation;
+    double at_s = 0;             ///< seconds from the start of the load
+    std::uint64_t calls = 0;     ///< calls completed by then
+    double error_rate = 0;       ///< of those calls
+    latency_summary latency;     ///< of those calls
+};
+
 /// Was the load generator itself the bottleneck?
 struct generator_report {
     double cpu_pct = 0;             ///< this process's CPU over the run, % of one core
@@ -216,6 +226,7 @@ struct load_report {
     std::vector<threshold_violation> violations;
     bool aborted = false;
     std::string abort_reason;
+    std::optional<breach_report> breach;  ///< set when an objective's breach ended the run
     bool passed = false;
 
     [[nodiscard]] std::uint64_t hangs() const noexcept { return overall.outcomes[outcome::hang]; }
@@ -354,6 +365,9 @@ MCP_LOADTEST_DECL std::string optional_string(const report_reader& r, const char
 
 MCP_LOADTEST_DECL std::uint64_t optional_integer(const report_reader& r, const char* key);
 
+/// The workload as reports name it: "open", or "open (Poisson arrivals)".
+MCP_LOADTEST_DECL std::string workload_label(const load_report& r);
+
 }  // namespace detail
 
 MCP_LOADTEST_DECL void to_json(json& j, const outcome_counts& c);
@@ -373,6 +387,8 @@ MCP_LOADTEST_DECL void from_json(const json& j, stage_report& s);
 
 MCP_LOADTEST_DECL void to_json(json& j, const generator_report& g);
 MCP_LOADTEST_DECL void from_json(const json& j, generator_report& g);
+
+MCP_LOADTEST_DECL void to_json(json& j, const breach_report& b);
 
 MCP_LOADTEST_DECL void to_json(json& j, const server_process_report& p);
 MCP_LOADTEST_DECL void from_json(const json& j, server_process_report& p);

@@ -27,7 +27,7 @@ struct run_directory_options {
     /// false: no directory, even inside an MCP_LOADTEST_CASE ($MCP_LOADTEST_RUN_DIRECTORY=off too).
     bool enabled = true;
     /// Where the directories go. Setting it also writes one for a run outside any case.
-    /// Empty: $MCP_LOADTEST_RUN_ROOT, else ./mcp-loadtest-runs (the build tree under CTest).
+    /// Empty: $MCP_LOADTEST_RUN_ROOT, else mcp-loadtest-runs beside the test program (its build tree).
     std::filesystem::path root{};
     /// The directory's name, slugified; empty: the current case's name ("run" outside a case).
     std::string name{};

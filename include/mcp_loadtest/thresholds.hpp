@@ -48,6 +48,12 @@ struct thresholds {
     std::uint64_t max_exceptions = 0;
     /// Stop the run at the first crash or deadlock instead of hammering a dead server.
     bool abort_on_critical = false;
+    /// Set: end the run as soon as an objective is breached, judged every
+    /// run_options::timeline_bucket on everything measured so far, from this long after the
+    /// start (the delay lets a percentile settle). Latency, error-rate and count objectives only:
+    /// resource objectives need the whole run. The report says which, when, and the figures then
+    /// (load_report::breach).
+    std::optional<std::chrono::nanoseconds> abort_on_breach_after{};
 };
 
 /// One objective the run missed: what, expected vs actual, and what it means.

@@ -3,9 +3,10 @@
 // - closed_load: N virtual users, each a loop of call → think time. A stalled
 //   server slows the senders down, so stalls are under-sampled (coordinated
 //   omission); use it to model interactive clients, not to measure tails.
-// - open_load: a constant arrival rate. Each call's latency is measured from
-//   its *intended* send time, so a server stall shows in the tail; arrivals
-//   that cannot start (max_in_flight reached) are counted as dropped.
+// - open_load: a constant arrival rate, arrivals evenly spaced or Poisson
+//   (arrival_process). Each call's latency is measured from its *intended*
+//   send time, so a server stall shows in the tail; arrivals that cannot start
+//   (max_in_flight reached) are counted as dropped.
 // - staged_load: a sequence of stages ramping users or rate linearly to a
 //   target; ramp(), spike() and soak() build the usual shapes from it (docs/load-testing.md#workload-models-workloadhpp).
 #pragma once
@@ -31,10 +32,22 @@ struct closed_load {
     std::uint64_t max_iterations = 0;  ///< stop early after this many iterations in all (0: no limit)
 };
 
+/// How a rate-driven load spaces its arrivals.
+enum class arrival_process : std::uint8_t {
+    /// One every 1/rate: the same offered load at every instant, so two runs see the same
+    /// queueing and compare well (regression gates, ceilings). The default.
+    even,
+    /// Independent arrivals: exponential gaps of mean 1/rate, drawn from run_options::seed (the
+    /// same seed, the same arrival times). Bursts come by chance, as from many independent
+    /// users: the queueing a production server sees, and a tail to match.
+    poisson,
+};
+
 struct open_load {
     double rate = 100;  ///< iterations started per second
     std::chrono::nanoseconds duration = 10s;
     std::size_t max_in_flight = 10000;  ///< arrivals beyond this many unfinished iterations are dropped
+    arrival_process arrivals = arrival_process::even;
 };
 
 /// One stage of a staged load: move linearly from the previous target to this one.
@@ -51,6 +64,7 @@ struct staged_load {
     double start = 0;                   ///< the target before the first stage
     std::size_t max_in_flight = 10000;  ///< rate stages: as in open_load
     std::chrono::nanoseconds think_time{0};  ///< users stages: as in closed_load
+    arrival_process arrivals = arrival_process::even;  ///< rate stages: as in open_load
 
     [[nodiscard]] MCP_LOADTEST_DECL std::chrono::nanoseconds duration() const noexcept;
     /// The target at offset t (linear within each stage).

@@ -265,25 +265,40 @@ TEST_CASE("render: grades follow their written rules on fixed inputs") {
     record(errors.overall, {1.0}, mlt::outcome::crash);
     CHECK(mlt::grade_errors(errors).letter == 'F');
 
-    // Resources: share of the allowance; a leak verdict is F; an indeterminate one caps at C.
-    const auto resources = [](mlt::leak_verdict verdict, double growth) {
+    // Resources: share of the allowance over the series judged; a leak verdict is F; a series too
+    // short or too noisy to judge is not graded, and said so.
+    const auto resources = [](std::vector<std::pair<mlt::leak_verdict, double>> series) {
         mlt::load_report x;
         mlt::server_process_report p;
-        mlt::leak_analysis l;
-        l.resource = "rss_mb";
-        l.verdict = verdict;
-        l.predicted_growth = growth;
-        l.threshold = 50;
-        p.leaks.push_back(l);
+        for (const auto& [verdict, growth] : series) {
+            mlt::leak_analysis l;
+            l.resource = "rss_mb";
+            l.verdict = verdict;
+            l.predicted_growth = growth;
+            l.threshold = 50;
+            l.explanation = "only 3 samples after the warm-up";
+            p.leaks.push_back(l);
+        }
         x.processes.push_back(p);
-        return mlt::grade_resources(x).letter;
+        return mlt::grade_resources(x);
     };
-    CHECK(resources(mlt::leak_verdict::no_leak, 5) == 'A');
-    CHECK(resources(mlt::leak_verdict::no_leak, 20) == 'B');
-    CHECK(resources(mlt::leak_verdict::no_leak, 40) == 'C');
-    CHECK(resources(mlt::leak_verdict::indeterminate, 1) == 'C');
-    CHECK(resources(mlt::leak_verdict::no_leak, 80) == 'D');
-    CHECK(resources(mlt::leak_verdict::leak, 80) == 'F');
+    using lv = mlt::leak_verdict;
+    CHECK(resources({{lv::no_leak, 5}}).letter == 'A');
+    CHECK(resources({{lv::no_leak, 20}}).letter == 'B');
+    CHECK(resources({{lv::no_leak, 40}}).letter == 'C');
+    CHECK(resources({{lv::no_leak, 80}}).letter == 'D');
+    CHECK(resources({{lv::leak, 80}}).letter == 'F');
+    // Too short to judge: not a C next to two A's, but "not graded", and why.
+    const auto short_run = resources({{lv::insufficient_data, 0}, {lv::indeterminate, 30}});
+    CHECK(short_run.letter == '-');
+    CHECK(short_run.meaning.find("not graded") != std::string::npos);
+    CHECK(short_run.meaning.find("2 of 2 series") != std::string::npos);
+    CHECK(short_run.meaning.find("only 3 samples after the warm-up") != std::string::npos);
+    CHECK(short_run.inputs.at("not_judged") == 2);
+    // Graded by what was judged, the rest named.
+    const auto partly = resources({{lv::no_leak, 5}, {lv::insufficient_data, 0}, {lv::indeterminate, 45}});
+    CHECK(partly.letter == 'A');
+    CHECK(partly.meaning.find("Not judged: 2 of 3 series") != std::string::npos);
 }
 
 // ---- golden files ----------------------------------------------------------------------

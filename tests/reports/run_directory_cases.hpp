@@ -73,6 +73,21 @@ MCP_LOADTEST_CASE_LIMIT(37s, "run directory: the running case is known to the li
     co_return;
 }
 
+TEST_CASE("run directory: the default root is beside the test program, wherever it was started from") {
+    const char* saved = std::getenv("MCP_LOADTEST_RUN_ROOT");
+    const std::string kept = saved ? saved : "";
+    ::unsetenv("MCP_LOADTEST_RUN_ROOT");
+    const auto root = mlt::run_root();
+    CHECK(root.is_absolute());
+    CHECK(root.filename() == "mcp-loadtest-runs");
+    CHECK(std::filesystem::exists(root.parent_path() / "test_reports"));  // this program's own directory
+    ::setenv("MCP_LOADTEST_RUN_ROOT", "/tmp/elsewhere", 1);
+    CHECK(mlt::run_root() == "/tmp/elsewhere");
+    CHECK(mlt::run_root("given") == "given");
+    if (saved) ::setenv("MCP_LOADTEST_RUN_ROOT", kept.c_str(), 1);
+    else ::unsetenv("MCP_LOADTEST_RUN_ROOT");
+}
+
 TEST_CASE("run directory: atomic writes replace whole files and a killed writer leaves no partial file") {
     namespace fs = std::filesystem;
     const auto dir = run_directory_test::fresh_dir("atomic");

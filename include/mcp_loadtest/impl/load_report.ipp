@@ -337,6 +337,11 @@ MCP_LOADTEST_DECL void to_json(json& j, const generator_report& g) {
 
 MCP_LOADTEST_DECL void from_json(const json& j, generator_report& g) { detail::read_report({j, "generator_report"}, g); }
 
+MCP_LOADTEST_DECL void to_json(json& j, const breach_report& b) {
+    j = json{{"violation", b.violation}, {"at_s", b.at_s}, {"calls", b.calls}, {"error_rate", b.error_rate},
+             {"latency", b.latency}};
+}
+
 MCP_LOADTEST_DECL void to_json(json& j, const server_process_report& p) {
     j = json{{"session", p.session}, {"pid", p.pid}, {"stats", p.stats}, {"leaks", p.leaks}, {"samples", p.samples}};
     if (!p.descendants.empty()) {  // older readers and reports of servers without children keep their shape
@@ -442,6 +447,7 @@ MCP_LOADTEST_DECL void to_json(json& j, const load_report& r) {
     if (r.shard_count) j["shard_count"] = *r.shard_count;
     if (r.merged_from) j["merged_from"] = r.merged_from;
     if (!r.merge_notes.empty()) j["merge_notes"] = r.merge_notes;
+    if (r.breach) j["breach"] = *r.breach;
 }
 
 MCP_LOADTEST_DECL void from_json(const json& j, load_report& r) {
@@ -520,14 +526,29 @@ MCP_LOADTEST_DECL void from_json(const json& j, load_report& r) {
     const auto aborted = in.find("aborted");
     r.aborted = aborted && aborted->boolean();
     r.abort_reason = optional_string(in, "abort_reason");
+    r.breach.reset();
+    if (const auto b = in.find("breach")) {
+        breach_report x;
+        detail::read_report((*b)["violation"], x.violation);
+        x.at_s = (*b)["at_s"].non_negative();
+        x.calls = (*b)["calls"].integer<std::uint64_t>();
+        x.error_rate = (*b)["error_rate"].non_negative();
+        x.latency = (*b)["latency"].decode<latency_summary>();
+        r.breach = std::move(x);
+    }
     r.passed = in["passed"].boolean();
+}
+
+MCP_LOADTEST_DECL std::string detail::workload_label(const load_report& r) {
+    const bool poisson = r.workload_parameters.is_object() && r.workload_parameters.value("arrivals", "") == "poisson";
+    return r.workload + (poisson ? " (Poisson arrivals)" : "");
 }
 
 MCP_LOADTEST_DECL std::string load_report::summary() const {
     char buf[512];
     std::string s;
     std::snprintf(buf, sizeof buf, "%s: %s load, %zu session(s), %.1f s: %llu calls, %.1f calls/s, error rate %.2f%%\n",
-                  passed ? "PASSED" : "FAILED", workload.c_str(), sessions, duration_s,
+                  passed ? "PASSED" : "FAILED", detail::workload_label(*this).c_str(), sessions, duration_s,
                   static_cast<unsigned long long>(overall.calls()), throughput_rps, 100.0 * overall.error_rate());
     s += buf;
     const auto& l = overall.latency;

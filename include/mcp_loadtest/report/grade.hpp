@@ -82,9 +82,10 @@ template <class Names>
 
 /// Resources. Rule: "No leak analysis (no process sampled): '-'. F: any leak verdict `leak` or a
 /// missed resource objective (rss_growth_mb, leak_slope_mb_per_s, fd_growth, thread_growth).
-/// Otherwise by the largest predicted growth as a share of the growth allowed, over every resource
-/// of every process: A ≤ 25 %, B ≤ 50 %, C ≤ 100 % (or any verdict indeterminate or
-/// insufficient_data, which caps the grade at C), D above 100 % without a leak verdict."
+/// Otherwise by the largest predicted growth as a share of the growth allowed, over every series
+/// judged (verdict no_leak) of every process: A ≤ 25 %, B ≤ 50 %, C ≤ 100 %, D above 100 %.
+/// A series too short or too noisy to judge (insufficient_data, indeterminate) is not graded
+/// and the meaning says so; when no series was judged: '-', not judged."
 [[nodiscard]] MCP_LOADTEST_DECL grade grade_resources(const load_report& r);
 
 [[nodiscard]] MCP_LOADTEST_DECL report_grades grade_report(const load_report& r);

@@ -6,7 +6,7 @@
 //     <root>/<case-slug>/latest -> the newest of them
 //
 // <root>: run_directory_options::root, else $MCP_LOADTEST_RUN_ROOT, else
-// ./mcp-loadtest-runs. Reports are written atomically (temporary file + rename);
+// mcp-loadtest-runs beside the test program. Reports are written atomically (temporary file + rename);
 // a failure to write never loses the measurement: run() still returns its report
 // and says on stderr what went wrong (last_run_directory() has it too).
 //
@@ -50,7 +50,8 @@ struct run_directory_result {
 };
 
 /// The root of the run directories: `root` when given, else $MCP_LOADTEST_RUN_ROOT,
-/// else ./mcp-loadtest-runs (relative to the current directory).
+/// else mcp-loadtest-runs in the directory of the running program (its build tree,
+/// wherever it was started from; ./mcp-loadtest-runs where the system does not say).
 [[nodiscard]] MCP_LOADTEST_DECL std::filesystem::path run_root(const std::filesystem::path& root = {});
 
 namespace detail {

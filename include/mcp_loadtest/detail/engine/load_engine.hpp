@@ -86,7 +86,8 @@ private:
     /// Open model: iterations start at the intended times of an arrival process
     /// with rate rate_at(t); overdue ones start at once, late, and are counted.
     template <class RateAt>
-    asio::awaitable<void> drive_rate(RateAt rate_at, std::chrono::nanoseconds duration, std::size_t max_in_flight);
+    asio::awaitable<void> drive_rate(RateAt rate_at, std::chrono::nanoseconds duration, std::size_t max_in_flight,
+                                     arrival_process arrivals);
 
     MCP_LOADTEST_DECL void launch_open(clock::time_point intended, std::size_t max_in_flight, std::chrono::nanoseconds interval);
 
@@ -145,6 +146,15 @@ private:
     MCP_LOADTEST_DECL timeline_point& timeline_at(clock::time_point t);
 
     MCP_LOADTEST_DECL void abort(std::string reason);
+
+    // ---- thresholds::abort_on_breach_after ------------------------------------
+
+    /// From `delay` after the start, every timeline bucket until the load ends: judge_breach().
+    MCP_LOADTEST_DECL asio::awaitable<void> watch_for_breach(std::chrono::nanoseconds delay);
+
+    /// The latency, error-rate and count objectives on everything measured so far; the first one
+    /// breached aborts the run, with report_.breach. Objectives without evidence yet wait.
+    MCP_LOADTEST_DECL void judge_breach(clock::time_point now, std::chrono::nanoseconds delay);
 
     // ---- stages --------------------------------------------------------------
 
@@ -218,6 +228,8 @@ private:
     wake_event idle_;
     std::chrono::nanoseconds interval_hint_{0};
     asio::steady_timer* driver_timer_ = nullptr;  // the users driver's wait, while it waits
+    bool load_over_ = false;                      // the drivers returned: no breach is judged after
+    asio::steady_timer* breach_timer_ = nullptr;  // watch_for_breach's wait, while it waits
 
     load_report report_;
     // Each call is recorded once, in the cell of its (tool, method), and the cells are

@@ -14,6 +14,7 @@
 #include <chrono>
 #include <cstddef>
 #include <cstdint>
+#include <filesystem>
 #include <optional>
 #include <string>
 #include <vector>
@@ -76,6 +77,9 @@ struct proc_entry {
 
 /// This process's id.
 [[nodiscard]] MCP_LOADTEST_DECL pid_t this_process_id() noexcept;
+
+/// The running program's executable, an absolute path; empty when the system does not say.
+[[nodiscard]] MCP_LOADTEST_DECL std::filesystem::path this_process_executable();
 
 /// This process's user + system CPU time so far.
 [[nodiscard]] MCP_LOADTEST_DECL std::chrono::nanoseconds this_process_cpu_time() noexcept;

@@ -125,14 +125,19 @@ MCP_LOADTEST_DECL grade grade_errors(const load_report& r) {
 MCP_LOADTEST_DECL grade grade_resources(const load_report& r) {
     grade g;
     g.dimension = "resources";
-    std::size_t analyses = 0, leaks = 0, unsure = 0;
+    // Graded over the series that were judged (leak or no leak); a series too short or too noisy
+    // to judge is said so, never counted as a poor result.
+    std::size_t analyses = 0, leaks = 0, not_judged = 0;
     double worst_share = 0;
-    std::string worst;
+    std::string worst, why_not_judged;
     for (const auto& p : r.processes)
         for (const auto& l : p.leaks) {
             ++analyses;
             if (l.verdict == leak_verdict::leak) ++leaks;
-            if (l.verdict == leak_verdict::indeterminate || l.verdict == leak_verdict::insufficient_data) ++unsure;
+            if (l.verdict == leak_verdict::indeterminate || l.verdict == leak_verdict::insufficient_data) {
+                if (not_judged++ == 0) why_not_judged = "server[" + std::to_string(p.session) + "] " + l.resource + ": " + l.explanation;
+                continue;
+            }
             const double share = l.threshold > 0 ? std::max(0.0, l.predicted_growth) / l.threshold : 0.0;
             if (share >= worst_share) {
                 worst_share = share;
@@ -141,7 +146,7 @@ MCP_LOADTEST_DECL grade grade_resources(const load_report& r) {
         }
     const std::size_t missed = detail::violations_of(r, detail::resource_metrics);
     g.inputs = json{{"processes", r.processes.size()}, {"analyses", analyses},        {"leaks", leaks},
-                    {"unsure", unsure},                {"worst_growth_share", worst_share}, {"worst", worst},
+                    {"not_judged", not_judged},        {"worst_growth_share", worst_share}, {"worst", worst},
                     {"resource_thresholds_missed", missed}};
     if (analyses == 0 && missed == 0) {
         g.meaning = "No server process was sampled, so resources were not graded.";
@@ -153,20 +158,26 @@ MCP_LOADTEST_DECL grade grade_resources(const load_report& r) {
                           : "A resource objective was missed (see the violations).";
         return g;
     }
+    const std::string unjudged = not_judged == 0 ? std::string()
+                                                 : " Not judged: " + std::to_string(not_judged) + " of " +
+                                                       std::to_string(analyses) +
+                                                       " series, too short or too noisy to tell growth from noise "
+                                                       "(first, " + why_not_judged + ")";
+    if (not_judged == analyses) {
+        g.meaning = "Resources were not graded: run longer to know." + unjudged;
+        return g;
+    }
     g.letter = detail::grade_by_limits(worst_share, 0.25, 0.5, 1.0, 1.0);
     if (g.letter == 'F') g.letter = 'D';
-    if (unsure > 0) g.letter = detail::worse_grade(g.letter, 'C');
     switch (g.letter) {
         case 'A': g.meaning = "Memory, descriptors and threads stayed flat."; break;
         case 'B': g.meaning = "Resources grew a little (" + worst + " used " + detail::format_pct(worst_share) +
                               " of its allowance): fine for this run, watch it in longer ones."; break;
-        case 'C':
-            g.meaning = unsure ? "Some resource series were too short or too noisy to judge: run longer to know."
-                               : "Growth is close to the allowance (" + worst + "); a longer soak would tell.";
-            break;
+        case 'C': g.meaning = "Growth is close to the allowance (" + worst + "); a longer soak would tell."; break;
         default:
             g.meaning = worst + " grew past its allowance, though not steadily enough to call it a leak: run a soak.";
     }
+    g.meaning += unjudged;
     return g;
 }
 

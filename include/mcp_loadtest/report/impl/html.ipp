@@ -87,7 +87,7 @@ MCP_LOADTEST_DECL std::string to_html(const load_report& r) {
     s += "<div class=\"verdict " + std::string(r.passed ? "pass" : "fail") + "\"><h1 id=\"verdict\">" +
          (r.passed ? "PASSED" : "FAILED") + ": " + html_escape(name.substr(0, 200)) + "</h1><div id=\"verdict-sentence\">" +
          html_escape(detail::verdict_sentence_of(r)) + "</div></div>\n";
-    s += "<p class=\"meta\">" + html_escape(r.workload) + " load, " + std::to_string(r.sessions) + " session(s), " +
+    s += "<p class=\"meta\">" + html_escape(detail::workload_label(r)) + " load, " + std::to_string(r.sessions) + " session(s), " +
          html_escape(r.transport) + ", " + format_plain(r.duration_s) + " s; started " + html_escape(r.started_at) +
          "; run " + html_escape(r.run_id) + "<br>server: <code>" + html_escape(r.server) + "</code> " +
          html_escape(r.server_version) + " (protocol " + html_escape(r.protocol_version) + ")</p>\n";

@@ -79,7 +79,7 @@ MCP_LOADTEST_DECL std::string to_markdown(const load_report& r) {
     s += std::string("## ") + (r.passed ? "✅ PASSED" : "❌ FAILED") + ": " +
          markdown_cell(r.server_name.empty() ? r.server : r.server_name, 120) + "\n\n";
     s += markdown_cell(detail::verdict_sentence_of(r), 2000) + "\n\n";
-    s += "*" + markdown_cell(r.workload) + " load, " + std::to_string(r.sessions) + " session(s), " +
+    s += "*" + markdown_cell(detail::workload_label(r)) + " load, " + std::to_string(r.sessions) + " session(s), " +
          markdown_cell(r.transport.empty() ? "stdio" : r.transport) + "; started " + markdown_cell(r.started_at) +
          "; run " + markdown_cell(r.run_id) + "; server: " + markdown_cell(r.server, 200) + "*\n\n";
 

@@ -4,6 +4,7 @@
 
 #include <mcp_loadtest/report/run_directory.hpp>
 
+#include <mcp_loadtest/detail/os/process_info.hpp>
 #include <mcp_loadtest/detail/os/utc_time.hpp>
 
 namespace mcp_loadtest {
@@ -11,6 +12,10 @@ namespace mcp_loadtest {
 MCP_LOADTEST_DECL std::filesystem::path run_root(const std::filesystem::path& root) {
     if (!root.empty()) return root;
     if (const char* env = std::getenv("MCP_LOADTEST_RUN_ROOT"); env && *env) return env;
+    // Beside the test program (in its build tree), not in the directory it was started from:
+    // a test run from a repository's root leaves nothing in the repository.
+    if (const auto program = detail::this_process_executable(); !program.empty())
+        return program.parent_path() / "mcp-loadtest-runs";
     return "mcp-loadtest-runs";
 }
 

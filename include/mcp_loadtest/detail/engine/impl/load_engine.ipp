@@ -14,6 +14,7 @@
 #include <cstdio>
 #include <map>
 #include <memory>
+#include <random>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -23,9 +24,19 @@ namespace mcp_loadtest::detail {
 // The drivers: private member templates, instantiated by execute() only.
 
 template <class RateAt>
-asio::awaitable<void> load_engine::drive_rate(RateAt rate_at, std::chrono::nanoseconds duration, std::size_t max_in_flight) {
+asio::awaitable<void> load_engine::drive_rate(RateAt rate_at, std::chrono::nanoseconds duration, std::size_t max_in_flight,
+                                              arrival_process arrivals) {
     asio::steady_timer timer(ex_);
     std::chrono::nanoseconds next{0};
+    // Poisson gaps from a generator of their own, seeded by the run's seed: the arrival times
+    // do not depend on what the iterations draw. Inverse CDF of 53 random bits, the same on
+    // every standard library.
+    std::mt19937_64 gaps(options_.seed ^ 0x9E3779B97F4A7C15ULL);
+    const auto gap = [&](double rate) {
+        if (arrivals == arrival_process::even) return 1e9 / rate;
+        const double u = static_cast<double>(gaps() >> 11) * 0x1.0p-53;  // [0, 1)
+        return -std::log1p(-u) * 1e9 / rate;
+    };
     while (next < duration && !stop_) {
         const auto now = clock::now();
         while (next < duration && start_ + next <= now && !stop_) {
@@ -34,10 +45,10 @@ asio::awaitable<void> load_engine::drive_rate(RateAt rate_at, std::chrono::nanos
                 next += 10ms;
                 continue;
             }
-            const auto interval = std::chrono::nanoseconds(static_cast<std::int64_t>(1e9 / rate));
+            const auto interval = std::chrono::nanoseconds(static_cast<std::int64_t>(1e9 / rate));  // the mean gap
             interval_hint_ = interval;
             launch_open(start_ + next, max_in_flight, interval);
-            next += interval;
+            next += std::chrono::nanoseconds(std::max<std::int64_t>(1, static_cast<std::int64_t>(gap(rate))));
         }
         if (next >= duration || stop_) break;
         timer.expires_at(start_ + next);
@@ -188,9 +199,12 @@ MCP_LOADTEST_DECL asio::awaitable<load_report> load_engine::execute() {
         std::chrono::duration_cast<std::chrono::nanoseconds>(wall_start.time_since_epoch()).count();
     // Stops with the load below, or with this frame if the run throws (off: no timer at all).
     auto progress = live_progress::start(ex_, options_.progress, report_, start_, workload_duration(load_));
+    if (objectives_.abort_on_breach_after)
+        asio::co_spawn(ex_, watch_for_breach(*objectives_.abort_on_breach_after), asio::detached);
     if (auto* o = std::get_if<open_load>(&load_)) {
         interval_hint_ = o->rate > 0 ? std::chrono::nanoseconds(static_cast<std::int64_t>(1e9 / o->rate)) : 1s;
-        co_await drive_rate([r = o->rate](std::chrono::nanoseconds) { return r; }, o->duration, o->max_in_flight);
+        co_await drive_rate([r = o->rate](std::chrono::nanoseconds) { return r; }, o->duration, o->max_in_flight,
+                            o->arrivals);
     } else if (auto* c = std::get_if<closed_load>(&load_)) {
         co_await drive_users([u = static_cast<double>(c->users)](std::chrono::nanoseconds) { return u; },
                              c->duration, c->think_time, c->max_iterations);
@@ -198,11 +212,13 @@ MCP_LOADTEST_DECL asio::awaitable<load_report> load_engine::execute() {
         const auto& st = std::get<staged_load>(load_);
         if (st.by == staged_load::driver::rate)
             co_await drive_rate([&st](std::chrono::nanoseconds t) { return st.target_at(t); }, st.duration(),
-                                st.max_in_flight);
+                                st.max_in_flight, st.arrivals);
         else
             co_await drive_users([&st](std::chrono::nanoseconds t) { return st.target_at(t); }, st.duration(),
                                  st.think_time, 0);
     }
+    load_over_ = true;
+    if (breach_timer_) breach_timer_->cancel();
     // Every call is bounded by its timeout (+ grace), each injected cancel by its delay: so is this wait.
     while (in_flight_ > 0 || cancels_armed_ > 0) co_await idle_.wait_until(clock::time_point::max());
     progress.stop();
@@ -454,6 +470,68 @@ MCP_LOADTEST_DECL void load_engine::abort(std::string reason) {
     stop_ = true;
 }
 
+MCP_LOADTEST_DECL asio::awaitable<void> load_engine::watch_for_breach(std::chrono::nanoseconds delay) {
+    auto self = shared_from_this();  // the run ends only after this wait is cancelled
+    asio::steady_timer timer(ex_);
+    auto next = start_ + std::max<std::chrono::nanoseconds>(delay, std::chrono::nanoseconds(0));
+    while (!stop_ && !load_over_) {
+        timer.expires_at(next);
+        asio::error_code ec;
+        breach_timer_ = &timer;
+        co_await timer.async_wait(asio::redirect_error(asio::use_awaitable, ec));
+        breach_timer_ = nullptr;
+        if (stop_ || load_over_) break;
+        judge_breach(clock::now(), delay);
+        next += options_.timeline_bucket;
+    }
+}
+
+MCP_LOADTEST_DECL void load_engine::judge_breach(clock::time_point now, std::chrono::nanoseconds delay) {
+    load_report so_far;
+    so_far.overall = report_.overall;
+    so_far.overall.finalize();
+    for (const auto& [tool, methods] : cells_)
+        for (const auto& [method, stats] : methods) so_far.per_tool[tool].merge(stats);
+    for (auto& [name, s] : so_far.per_tool) s.finalize();
+    so_far.per_step = report_.per_step;
+    for (auto& [name, s] : so_far.per_step) s.finalize();
+    so_far.dropped = report_.dropped;
+    so_far.failures = report_.failures;
+    for (const auto& s : sessions_) {
+        so_far.protocol_violations += s.stats().protocol_violations;
+        so_far.schema_violations += s.stats().schema_violations;
+    }
+    // What can be judged now: resources need the whole run; an objective without evidence yet
+    // (no call of its tool or step completed) is unproven, not breached.
+    thresholds live = objectives_;
+    live.rss_growth_mb.reset();
+    live.leak_slope_mb_per_s.reset();
+    live.fd_growth.reset();
+    live.thread_growth.reset();
+    if (so_far.overall.histogram.count() == 0) live.p50 = live.p90 = live.p95 = live.p99 = live.p999 = live.max = {};
+    if (so_far.overall.calls() == 0) live.error_rate.reset();
+    const auto unmeasured = [](const auto& measured) {
+        return [m = &measured](const auto& entry) {
+            const auto it = m->find(entry.first);
+            return it == m->end() || it->second.histogram.count() == 0;
+        };
+    };
+    std::erase_if(live.per_tool, unmeasured(so_far.per_tool));
+    std::erase_if(live.per_step, unmeasured(so_far.per_step));
+    const auto broken = evaluate_thresholds(so_far, live);
+    if (broken.empty()) return;
+    breach_report b;
+    b.violation = broken.front();
+    b.at_s = std::chrono::duration<double>(now - start_).count();
+    b.calls = so_far.overall.calls();
+    b.error_rate = so_far.overall.error_rate();
+    b.latency = so_far.overall.latency;
+    abort("objective " + b.violation.metric + " breached at " + format_num(b.at_s) + " s (expected " +
+          b.violation.expected + ", got " + b.violation.actual + " over " + std::to_string(b.calls) +
+          " calls; judged every " + format_ms(options_.timeline_bucket) + " from " + format_ms(delay) + ")");
+    report_.breach = std::move(b);
+}
+
 MCP_LOADTEST_DECL std::size_t load_engine::stage_of(std::chrono::nanoseconds t) {
     const auto* st = std::get_if<staged_load>(&load_);
     if (!st || st->stages.empty()) return 0;
@@ -671,7 +749,10 @@ MCP_LOADTEST_DECL void load_engine::finish_report(clock::duration elapsed, std::
     add_cancellation_violations(r);
     if (r.aborted)
         r.violations.push_back({"run", "completed", "aborted: " + r.abort_reason,
-                                "The run stopped early on a critical failure; see the outcome counts."});
+                                r.breach ? "The run stopped early: an objective was already breached "
+                                           "(thresholds::abort_on_breach_after), so loading on would only have "
+                                           "confirmed it; see report.breach for the figures then."
+                                         : "The run stopped early on a critical failure; see the outcome counts."});
     r.passed = r.violations.empty();
 }
 

@@ -37,15 +37,21 @@ MCP_LOADTEST_DECL json describe_workload(const workload& load, std::size_t sessi
     if (auto* c = std::get_if<closed_load>(&load))
         return json{{"users", c->users}, {"duration_s", seconds(c->duration)}, {"think_time_ms", ms(c->think_time)},
                     {"max_iterations", c->max_iterations}, {"sessions", sessions}};
-    if (auto* o = std::get_if<open_load>(&load))
-        return json{{"rate", o->rate}, {"duration_s", seconds(o->duration)}, {"max_in_flight", o->max_in_flight},
-                    {"sessions", sessions}};
+    // "arrivals" only when Poisson: reports (and baselines) of evenly spaced loads keep their form.
+    if (auto* o = std::get_if<open_load>(&load)) {
+        json j{{"rate", o->rate}, {"duration_s", seconds(o->duration)}, {"max_in_flight", o->max_in_flight},
+               {"sessions", sessions}};
+        if (o->arrivals == arrival_process::poisson) j["arrivals"] = "poisson";
+        return j;
+    }
     const auto& st = std::get<staged_load>(load);
     json stages = json::array();
     for (const auto& s : st.stages)
         stages.push_back({{"name", s.name}, {"duration_s", seconds(s.duration)}, {"target", s.target}});
-    return json{{"by", st.by == staged_load::driver::rate ? "rate" : "users"}, {"start", st.start},
-                {"stages", stages}, {"sessions", sessions}};
+    json j{{"by", st.by == staged_load::driver::rate ? "rate" : "users"}, {"start", st.start},
+           {"stages", stages}, {"sessions", sessions}};
+    if (st.by == staged_load::driver::rate && st.arrivals == arrival_process::poisson) j["arrivals"] = "poisson";
+    return j;
 }
 
 MCP_LOADTEST_DECL void find_breaking_point(load_report& r, std::optional<std::chrono::nanoseconds> p99_limit,

@@ -139,6 +139,12 @@ MCP_LOADTEST_DECL std::string command_line(pid_t pid, std::size_t max_chars) {
 
 MCP_LOADTEST_DECL pid_t this_process_id() noexcept { return ::getpid(); }
 
+MCP_LOADTEST_DECL std::filesystem::path this_process_executable() {
+    std::error_code ec;
+    auto path = std::filesystem::read_symlink("/proc/self/exe", ec);
+    return ec ? std::filesystem::path() : path;
+}
+
 MCP_LOADTEST_DECL std::chrono::nanoseconds this_process_cpu_time() noexcept {
     rusage u{};
     ::getrusage(RUSAGE_SELF, &u);

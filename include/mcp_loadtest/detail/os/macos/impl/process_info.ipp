@@ -13,6 +13,7 @@
 #include <csignal>
 #include <cstring>
 #include <libproc.h>
+#include <mach-o/dyld.h>
 #include <mach/mach_time.h>
 #include <sys/proc_info.h>
 #include <sys/resource.h>
@@ -148,6 +149,17 @@ MCP_LOADTEST_DECL std::string command_line(pid_t pid, std::size_t max_chars) {
 }
 
 MCP_LOADTEST_DECL pid_t this_process_id() noexcept { return ::getpid(); }
+
+MCP_LOADTEST_DECL std::filesystem::path this_process_executable() {
+    std::uint32_t size = 0;
+    ::_NSGetExecutablePath(nullptr, &size);  // asks for the size it needs
+    std::string path(size, '\0');
+    if (::_NSGetExecutablePath(path.data(), &size) != 0) return {};
+    path.resize(std::strlen(path.c_str()));
+    std::error_code ec;
+    auto resolved = std::filesystem::weakly_canonical(path, ec);  // the path may hold "..": made absolute
+    return ec ? std::filesystem::path(path) : resolved;
+}
 
 MCP_LOADTEST_DECL std::chrono::nanoseconds this_process_cpu_time() noexcept {
     rusage u{};

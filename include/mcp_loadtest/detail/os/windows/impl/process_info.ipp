@@ -158,6 +158,14 @@ MCP_LOADTEST_DECL std::string command_line(pid_t pid, std::size_t max_chars) {
 
 MCP_LOADTEST_DECL pid_t this_process_id() noexcept { return static_cast<pid_t>(::GetCurrentProcessId()); }
 
+MCP_LOADTEST_DECL std::filesystem::path this_process_executable() {
+    std::wstring path(32768, L'\0');  // the longest path Windows has
+    const DWORD length = ::GetModuleFileNameW(nullptr, path.data(), static_cast<DWORD>(path.size()));
+    if (length == 0 || length >= path.size()) return {};
+    path.resize(length);
+    return std::filesystem::path(path);
+}
+
 MCP_LOADTEST_DECL std::chrono::nanoseconds this_process_cpu_time() noexcept {
     const auto t = windows_process_info::process_times(::GetCurrentProcess());
     return t ? t->cpu : std::chrono::nanoseconds(0);
