@@ -52,37 +52,30 @@ if(NOT mcp_loadtest_in_try_compile)
   if(EXISTS ${host}/share/cmake/nlohmann_json)
     file(CREATE_LINK ${host}/share/cmake/nlohmann_json ${deps}/share/cmake/nlohmann_json SYMBOLIC)
   endif()
-  # Debian's doctest config names /usr/include outright: a config of our own, with the host's
-  # doctest_discover_tests() module (it runs the tests through CMAKE_CROSSCOMPILING_EMULATOR).
-  # Written only when it changes: find_package() makes it an input of the build system.
-  if(EXISTS ${host}/lib/cmake/doctest/doctest.cmake)
-    file(CREATE_LINK ${host}/lib/cmake/doctest/doctestConfigVersion.cmake
-         ${deps}/lib/cmake/doctest/doctestConfigVersion.cmake SYMBOLIC)
-    file(CONFIGURE OUTPUT ${deps}/lib/cmake/doctest/doctestConfig.cmake @ONLY CONTENT [[
+  # Debian's doctest and Catch2 v2 configs name /usr/include outright (Catch2's through a
+  # realpath, so even through a link): a config of our own for each, an imported target on the
+  # sysroot's headers and the host's discovery module (doctest_discover_tests(), Catch.cmake),
+  # which runs the tests through CMAKE_CROSSCOMPILING_EMULATOR. Written only when it changes:
+  # find_package() makes it an input of the build system.
+  function(mcp_loadtest_mingw_header_only_config package target discovery_module)
+    set(dir lib/cmake/${package})
+    if(NOT EXISTS ${host}/${dir}/${discovery_module})
+      return()
+    endif()
+    file(CREATE_LINK ${host}/${dir}/${package}ConfigVersion.cmake
+         ${deps}/${dir}/${package}ConfigVersion.cmake SYMBOLIC)
+    file(CONFIGURE OUTPUT ${deps}/${dir}/${package}Config.cmake @ONLY CONTENT [[
 # Made by the MinGW toolchain file (cmake/toolchains/x86_64-w64-mingw32.cmake).
-if(NOT TARGET doctest::doctest)
-  add_library(doctest::doctest INTERFACE IMPORTED)
-  set_target_properties(doctest::doctest PROPERTIES
+if(NOT TARGET @target@)
+  add_library(@target@ INTERFACE IMPORTED)
+  set_target_properties(@target@ PROPERTIES
     INTERFACE_INCLUDE_DIRECTORIES "@deps@/include" INTERFACE_COMPILE_FEATURES cxx_std_11)
 endif()
-list(APPEND CMAKE_MODULE_PATH "@host@/lib/cmake/doctest")
+list(APPEND CMAKE_MODULE_PATH "@host@/@dir@")
 ]])
-  endif()
-  # Catch2 v2's config the same way (Debian's finds its headers through a realpath, so /usr/include
-  # even through a link): Catch2::Catch2 and the host's catch_discover_tests() (Catch.cmake).
-  if(EXISTS ${host}/lib/cmake/Catch2/Catch.cmake)
-    file(CREATE_LINK ${host}/lib/cmake/Catch2/Catch2ConfigVersion.cmake
-         ${deps}/lib/cmake/Catch2/Catch2ConfigVersion.cmake SYMBOLIC)
-    file(CONFIGURE OUTPUT ${deps}/lib/cmake/Catch2/Catch2Config.cmake @ONLY CONTENT [[
-# Made by the MinGW toolchain file (cmake/toolchains/x86_64-w64-mingw32.cmake).
-if(NOT TARGET Catch2::Catch2)
-  add_library(Catch2::Catch2 INTERFACE IMPORTED)
-  set_target_properties(Catch2::Catch2 PROPERTIES
-    INTERFACE_INCLUDE_DIRECTORIES "@deps@/include" INTERFACE_COMPILE_FEATURES cxx_std_11)
-endif()
-list(APPEND CMAKE_MODULE_PATH "@host@/lib/cmake/Catch2")
-]])
-  endif()
+  endfunction()
+  mcp_loadtest_mingw_header_only_config(doctest doctest::doctest doctest.cmake)
+  mcp_loadtest_mingw_header_only_config(Catch2 Catch2::Catch2 Catch.cmake)
   unset(host)
   unset(deps)
 endif()
