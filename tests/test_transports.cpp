@@ -843,6 +843,7 @@ MCP_LOADTEST_CASE("tls: mutual TLS over https and wss, the right client certific
 
     server.tls = {};  // no client certificate: TLS 1.3 refuses it after the client's side of the handshake
     server.tls.ca_file = p.ca;
+    mlt::forget_detected_eras();  // a first connection: era detection must keep the reason too
     auto none = co_await try_tls(server);
     CAPTURE(none.error);
     CHECK_FALSE(none.echoed);
