@@ -180,7 +180,7 @@ inline int reason_of(const asio::error_code& ec) noexcept {
 
 // What to do when the server refused the client's certificate, or the lack of one; "" when it did not.
 inline std::string refusal_hint(int reason, const tls_options& o) {
-    const bool client_cert = !o.cert_file.empty() || !o.cert_pem.empty();
+    [[maybe_unused]] const bool client_cert = !o.cert_file.empty() || !o.cert_pem.empty();
     switch (reason) {
 #if defined(MCP_LOADTEST_WITH_TLS)
 #if defined(SSL_R_TLSV13_ALERT_CERTIFICATE_REQUIRED)
