@@ -15,6 +15,7 @@
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <iterator>
 #include <string>
 #include <unistd.h>
@@ -710,6 +711,276 @@ MCP_LOADTEST_CASE("tls: https and wss with certificate verification, an untruste
     for (std::size_t i = 0; i < results.size(); ++i) MCP_CHECK_OK(results[i]);
     co_await w.close();
     co_await wss.close();
+}
+
+namespace {
+// A private CA that signs a server certificate for 127.0.0.1 and a client
+// certificate, and a second CA with a client certificate of its own that the
+// first does not trust; made with the openssl CLI in the build tree (beside
+// the test program, one directory per process, removed at exit).
+struct test_pki {
+    std::string dir, ca, ca_dir, server_cert, server_key, client_cert, client_key, client_key_encrypted;
+    std::string other_ca, other_client_cert, other_client_key;
+    bool ok = false;
+    ~test_pki() {
+        std::error_code ignored;
+        if (!dir.empty()) std::filesystem::remove_all(dir, ignored);
+    }
+};
+
+const test_pki& pki() {
+    static const test_pki p = [] {
+        test_pki t;
+        std::error_code ec;
+        auto exe = std::filesystem::canonical("/proc/self/exe", ec);
+        const auto dir = (ec ? std::filesystem::temp_directory_path() : exe.parent_path()) / "tls-pki" /
+                         std::to_string(::getpid());
+        std::filesystem::create_directories(dir / "ca_dir");
+        t.dir = dir.string();
+        auto at = [&](const char* name) { return (dir / name).string(); };
+        t.ca = at("ca.pem");
+        t.ca_dir = at("ca_dir");
+        t.server_cert = at("server.pem");
+        t.server_key = at("server.key");
+        t.client_cert = at("client.pem");
+        t.client_key = at("client.key");
+        t.client_key_encrypted = at("client-encrypted.key");
+        t.other_ca = at("other-ca.pem");
+        t.other_client_cert = at("other-client.pem");
+        t.other_client_key = at("other-client.key");
+        const std::string ec_key = "-newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -nodes ";
+        auto make_ca = [&](const std::string& name) {
+            return "openssl req -x509 " + ec_key + "-days 2 -subj /CN=mlt-" + name + " -keyout " + name +
+                   ".key -out " + name + ".pem && ";
+        };
+        auto issue = [&](const std::string& ca, const std::string& name, const std::string& subject,
+                         const std::string& ext) {
+            return "openssl req " + ec_key + "-subj /CN=" + subject + " -keyout " + name + ".key -out " + name +
+                   ".csr && openssl x509 -req -in " + name + ".csr -CA " + ca + ".pem -CAkey " + ca +
+                   ".key -CAcreateserial -days 2 " + ext + "-out " + name + ".pem && ";
+        };
+        const std::string cmd = "cd '" + t.dir + "' && printf 'subjectAltName=IP:127.0.0.1\\n' > san.ext && " +
+                                make_ca("ca") + issue("ca", "server", "127.0.0.1", "-extfile san.ext ") +
+                                issue("ca", "client", "mlt-client", "") + make_ca("other-ca") +
+                                issue("other-ca", "other-client", "mlt-client", "") +
+                                "openssl pkey -in client.key -aes256 -passout pass:open-sesame-42 "
+                                "-out client-encrypted.key && "
+                                "cp ca.pem ca_dir/$(openssl x509 -hash -noout -in ca.pem).0 >/dev/null 2>&1";
+        t.ok = std::system(("(" + cmd + ") >/dev/null 2>&1").c_str()) == 0;
+        return t;
+    }();
+    return p;
+}
+
+std::string read_text(const std::string& path) {
+    std::ifstream in(path, std::ios::binary);
+    return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+}
+
+// What connect() throws (empty when it connected), its outcome, and whether a call then worked.
+struct tls_attempt {
+    std::string error;
+    mlt::outcome result = mlt::outcome::ok;
+    bool echoed = false;
+};
+
+template <class Server>
+asio::awaitable<tls_attempt> try_tls(Server server) {
+    tls_attempt a;
+    try {
+        auto s = co_await mlt::connect(server);
+        auto r = co_await s.call_tool("echo", mlt::args("message", "over mutual tls"));
+        a.echoed = r.ok() && r.text() == "over mutual tls";
+        co_await s.close();
+    } catch (const mlt::connect_error& e) {
+        a.error = e.what();
+        a.result = e.result.outcome;
+    }
+    co_return a;
+}
+
+mlt::tls_options client_tls(const test_pki& p) {
+    mlt::tls_options t;
+    t.ca_file = p.ca;
+    t.cert_file = p.client_cert;
+    t.key_file = p.client_key;
+    return t;
+}
+}  // namespace
+
+MCP_LOADTEST_CASE("tls: mutual TLS over https and wss, the right client certificate passes, none or another CA's is refused clearly") {
+    const auto& p = pki();
+    REQUIRE_MESSAGE(p.ok, "the openssl command is needed to make test certificates (apt-get install openssl)");
+    auto https_cmd = quiet(fixture("http_server.py", {"--tls-cert", p.server_cert, "--tls-key", p.server_key,
+                                                      "--tls-client-ca", p.ca}));
+    auto https = co_await mlt::launch(https_cmd);
+    mlt::http_server server;
+    server.url = https.url();
+
+    server.tls = client_tls(p);  // the right certificate, from files
+    auto right = co_await try_tls(server);
+    CHECK_MESSAGE(right.error.empty(), right.error);
+    CHECK(right.echoed);
+
+    server.tls = {};  // the same, in memory; the CA alone trusted
+    server.tls.ca_pem = read_text(p.ca);
+    server.tls.system_trust = false;
+    server.tls.cert_pem = read_text(p.client_cert);
+    server.tls.key_pem = read_text(p.client_key);
+    auto in_memory = co_await try_tls(server);
+    CHECK_MESSAGE(in_memory.error.empty(), in_memory.error);
+    CHECK(in_memory.echoed);
+
+    server.tls = client_tls(p);  // an encrypted key with its pass phrase; the CA from a hashed directory
+    server.tls.ca_file.clear();
+    server.tls.ca_dir = p.ca_dir;
+    server.tls.system_trust = false;
+    server.tls.key_file = p.client_key_encrypted;
+    server.tls.key_password = "open-sesame-42";
+    auto encrypted = co_await try_tls(server);
+    CHECK_MESSAGE(encrypted.error.empty(), encrypted.error);
+    CHECK(encrypted.echoed);
+
+    server.tls = {};  // no client certificate: TLS 1.3 refuses it after the client's side of the handshake
+    server.tls.ca_file = p.ca;
+    mlt::forget_detected_eras();  // a first connection: era detection must keep the reason too
+    auto none = co_await try_tls(server);
+    CAPTURE(none.error);
+    CHECK_FALSE(none.echoed);
+    CHECK(none.result == mlt::outcome::disconnected);
+    CHECK(contains(none.error, "requires a client certificate"));  // "probably requires" when the alert was lost
+    CHECK(contains(none.error, "tls.cert_file"));
+
+    server.tls = client_tls(p);  // a client certificate from a CA the server does not trust
+    server.tls.cert_file = p.other_client_cert;
+    server.tls.key_file = p.other_client_key;
+    auto other = co_await try_tls(server);
+    CAPTURE(other.error);
+    CHECK_FALSE(other.echoed);
+    CHECK(contains(other.error, "refused the client certificate"));
+
+    server.tls = client_tls(p);  // a custom CA that did not sign the server's certificate
+    server.tls.ca_file = p.other_ca;
+    server.tls.system_trust = false;
+    auto wrong_ca = co_await try_tls(server);
+    CAPTURE(wrong_ca.error);
+    CHECK_FALSE(wrong_ca.echoed);
+    CHECK(contains(wrong_ca.error, "certificate verify failed"));
+    CHECK(contains(wrong_ca.error, "tls.ca_file"));
+
+    server.tls = {};  // verification off still sends a client certificate when given one
+    server.tls.verify = false;
+    server.tls.cert_file = p.client_cert;
+    server.tls.key_file = p.client_key;
+    auto unverified = co_await try_tls(server);
+    CHECK_MESSAGE(unverified.error.empty(), unverified.error);
+    CHECK(unverified.echoed);
+    co_await https.close();
+
+    // TLS 1.2 refuses a missing certificate inside the handshake, with a less specific alert.
+    auto tls12_cmd = quiet(fixture("http_server.py", {"--tls-cert", p.server_cert, "--tls-key", p.server_key,
+                                                      "--tls-client-ca", p.ca, "--tls-version", "1.2"}));
+    auto tls12 = co_await mlt::launch(tls12_cmd);
+    server.url = tls12.url();
+    server.tls = client_tls(p);
+    auto right12 = co_await try_tls(server);
+    CHECK_MESSAGE(right12.error.empty(), right12.error);
+    CHECK(right12.echoed);
+    server.tls.cert_file.clear();
+    server.tls.key_file.clear();
+    auto none12 = co_await try_tls(server);
+    CAPTURE(none12.error);
+    CHECK(contains(none12.error, "may require a client certificate"));
+    CHECK(contains(none12.error, "tls.cert_file"));
+    co_await tls12.close();
+
+    auto wss_cmd = quiet(fixture("ws_server.py", {"--tls-cert", p.server_cert, "--tls-key", p.server_key,
+                                                  "--tls-client-ca", p.ca}));
+    auto wss = co_await mlt::launch(wss_cmd);
+    mlt::websocket_server ws;
+    ws.url = wss.url();
+    ws.tls = client_tls(p);
+    auto ws_right = co_await try_tls(ws);
+    CHECK_MESSAGE(ws_right.error.empty(), ws_right.error);
+    CHECK(ws_right.echoed);
+    ws.tls.cert_file.clear();
+    ws.tls.key_file.clear();
+    auto ws_none = co_await try_tls(ws);
+    CAPTURE(ws_none.error);
+    CHECK(contains(ws_none.error, "requires a client certificate"));
+    CHECK(contains(ws_none.error, "tls.cert_file"));
+    ws.tls = client_tls(p);
+    ws.tls.cert_file = p.other_client_cert;
+    ws.tls.key_file = p.other_client_key;
+    auto ws_other = co_await try_tls(ws);
+    CAPTURE(ws_other.error);
+    CHECK(contains(ws_other.error, "refused the client certificate"));
+    co_await wss.close();
+}
+
+MCP_LOADTEST_CASE("tls: wrong client certificate options are clear errors that name the file and never the key or its password") {
+    const auto& p = pki();
+    REQUIRE_MESSAGE(p.ok, "the openssl command is needed to make test certificates (apt-get install openssl)");
+    auto https_cmd = quiet(fixture("http_server.py", {"--tls-cert", p.server_cert, "--tls-key", p.server_key,
+                                                      "--tls-client-ca", p.ca}));
+    auto https = co_await mlt::launch(https_cmd);
+    mlt::http_server server;
+    server.url = https.url();
+    const std::string key_text = read_text(p.client_key);
+    const std::string key_body = key_text.substr(key_text.find('\n') + 1, 40);  // a piece of the secret key
+
+    struct bad_case {
+        std::string what;
+        std::function<void(mlt::tls_options&)> change;
+        std::vector<std::string> says;
+    };
+    const std::string missing = p.dir + "/no-such-client.pem";
+    const std::vector<bad_case> cases = {
+        {"missing certificate file", [&](mlt::tls_options& t) { t.cert_file = missing; },
+         {"tls.cert_file '" + missing + "'", "no such file"}},
+        {"missing key file", [&](mlt::tls_options& t) { t.key_file = missing; },
+         {"tls.key_file '" + missing + "'", "no such file"}},
+        {"CA file is a directory", [&](mlt::tls_options& t) { t.ca_file = p.ca_dir; },
+         {"tls.ca_file '" + p.ca_dir + "'", "directory", "tls.ca_dir"}},
+        {"CA directory is a file", [&](mlt::tls_options& t) { t.ca_dir = p.ca; }, {"tls.ca_dir", "not a directory"}},
+        {"CA file that is not PEM", [&](mlt::tls_options& t) { t.ca_file = p.dir + "/san.ext"; },
+         {"tls.ca_file", "no PEM certificate"}},
+        {"key of another certificate", [&](mlt::tls_options& t) { t.key_file = p.other_client_key; },
+         {"does not match the client certificate", "tls.key_file '" + p.other_client_key + "'"}},
+        {"key in memory of another certificate",
+         [&](mlt::tls_options& t) {
+             t.key_file.clear();
+             t.key_pem = read_text(p.other_client_key);
+         },
+         {"does not match", "tls.key_pem"}},
+        {"wrong pass phrase",
+         [&](mlt::tls_options& t) {
+             t.key_file = p.client_key_encrypted;
+             t.key_password = "not-the-pass-phrase";
+         },
+         {"cannot decrypt", "tls.key_password is wrong"}},
+        {"no pass phrase", [&](mlt::tls_options& t) { t.key_file = p.client_key_encrypted; },
+         {"cannot decrypt", "tls.key_password is empty"}},
+        {"no key in the certificate file", [&](mlt::tls_options& t) { t.key_file.clear(); },
+         {"holds no private key", "tls.key_file"}},
+        {"key without certificate", [&](mlt::tls_options& t) { t.cert_file.clear(); },
+         {"without its certificate", "tls.cert_file"}},
+        {"both a file and text",
+         [&](mlt::tls_options& t) { t.cert_pem = read_text(p.client_cert); },
+         {"tls.cert_file and tls.cert_pem are both set"}},
+    };
+    for (const auto& c : cases) {
+        CAPTURE(c.what);
+        server.tls = client_tls(p);
+        c.change(server.tls);
+        auto a = co_await try_tls(server);
+        CAPTURE(a.error);
+        CHECK_FALSE(a.echoed);
+        for (const auto& s : c.says) CHECK(contains(a.error, s));
+        CHECK_FALSE(contains(a.error, "not-the-pass-phrase"));
+        CHECK_FALSE(contains(a.error, key_body));
+    }
+    co_await https.close();
 }
 #endif
 

@@ -49,10 +49,22 @@ struct network_limits {
     std::size_t max_send_queue = 64 * 1024 * 1024;
 };
 
-/// TLS for https:// and wss:// URLs (needs OpenSSL: see docs/transports.md).
+/// TLS for https:// and wss:// URLs (needs OpenSSL: see docs/transports.md),
+/// per server: whom to trust, and the client certificate for a server that
+/// requires one (mutual TLS). Files are PEM; each `*_pem` field takes the same
+/// PEM text in memory instead of a file (one or the other). key_pem and
+/// key_password are secrets: never printed.
 struct tls_options {
     bool verify = true;   ///< check the certificate chain and the host name (never turn off outside tests)
-    std::string ca_file{};  ///< extra trusted CA / self-signed certificate (PEM), besides the system store
+    std::string ca_file{};  ///< extra trusted CA / self-signed certificate(s) (PEM), besides the system store
+    std::string ca_dir{};   ///< a directory of trusted CA certificates named by hash (`openssl rehash DIR`)
+    std::string ca_pem{};   ///< extra trusted CA certificate(s) as PEM text
+    bool system_trust = true;  ///< also trust the system store; false: only ca_file, ca_dir and ca_pem
+    std::string cert_file{};   ///< the client certificate (PEM), then any intermediates; for mutual TLS
+    std::string key_file{};    ///< its private key (PEM); empty with cert_file set: the key is in cert_file
+    std::string cert_pem{};    ///< the client certificate chain as PEM text
+    std::string key_pem{};     ///< its private key as PEM text (secret)
+    std::string key_password{};  ///< pass phrase of an encrypted private key (secret)
 };
 
 /// A server speaking MCP Streamable HTTP (2025-03-26 .. 2025-11-25) or the

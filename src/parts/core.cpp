@@ -70,6 +70,7 @@
 #include <mcp_loadtest/detail/os/linux/impl/thread_readings.ipp>
 #include <mcp_loadtest/detail/os/windows/impl/thread_readings.ipp>
 #include <mcp_loadtest/detail/os/macos/impl/thread_readings.ipp>
+#include <mcp_loadtest/detail/transport/impl/tls_context.ipp>
 #include <mcp_loadtest/detail/transport/impl/transport.ipp>
 #include <mcp_loadtest/detail/transport/impl/transport_registry.ipp>
 #include <mcp_loadtest/detail/wire/impl/url.ipp>

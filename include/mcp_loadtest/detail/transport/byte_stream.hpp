@@ -8,6 +8,7 @@
 
 #include <mcp_loadtest/detail/asio_compat.hpp>
 #include <mcp_loadtest/detail/transport/net_connect.hpp>
+#include <mcp_loadtest/detail/transport/tls_context.hpp>
 #include <mcp_loadtest/network_server.hpp>
 
 #include <cstddef>
@@ -29,13 +30,6 @@ namespace mcp_loadtest::detail {
 #endif
 }
 
-#if defined(MCP_LOADTEST_WITH_TLS)
-/// A client context: certificate verification on unless tls_options says
-/// otherwise; trust from the system store plus tls_options::ca_file.
-/// Throws std::runtime_error (with the reason) when ca_file cannot be loaded.
-MCP_LOADTEST_DECL std::shared_ptr<asio::ssl::context> make_tls_context(const tls_options& o);
-#endif
-
 class byte_stream {
 public:
     explicit byte_stream(asio::any_io_executor ex) : plain_(std::move(ex)) {}
@@ -52,6 +46,12 @@ public:
         return tls_->async_handshake(asio::ssl::stream_base::client, std::forward<Token>(token));
     }
 #endif
+
+    /// OpenSSL's verdict on the server's certificate after a failed
+    /// handshake ("certificate has expired", ...); "" when it had none.
+    [[nodiscard]] MCP_LOADTEST_DECL std::string tls_verify_error() const;
+    /// Whether the server asked for a client certificate in the handshake.
+    [[nodiscard]] MCP_LOADTEST_DECL bool tls_certificate_requested() const noexcept;
 
     [[nodiscard]] MCP_LOADTEST_DECL bool secure() const noexcept;
 
@@ -88,9 +88,6 @@ private:
 #endif
     bool non_blocking_set_ = false;  // write_in_place() must not wait: set on its first use
 };
-
-/// Why a TLS handshake failed, in words a user can act on.
-MCP_LOADTEST_DECL std::string describe_tls_failure(const asio::error_code& ec, const std::string& host);
 
 }  // namespace mcp_loadtest::detail
 

@@ -199,9 +199,9 @@ MCP_LOADTEST_DECL asio::awaitable<modern_probe> probe_modern(session_core& c, bo
                 co_return out;
             }
             if (fall_back) break;
-            throw connect_error(who + " answered server/discover with something that is not a DiscoverResult: " +
-                                    truncate_for_message(r.payload_text(), 300),
-                                std::move(r));
+            std::string why = who + " answered server/discover with something that is not a DiscoverResult: " +
+                              truncate_for_message(r.payload_text(), 300);
+            throw connect_error(why, std::move(r));  // the message read before the result moves
         }
         const bool modern_error = r.error_code >= -32022 && r.error_code <= -32020;
         if (r.error_code == -32022) {
@@ -249,7 +249,9 @@ MCP_LOADTEST_DECL asio::awaitable<modern_probe> probe_modern(session_core& c, bo
                 out.restart = true;
                 break;
             }
-            throw connect_error(who + " failed while being probed with server/discover: " + r.message, std::move(r));
+            // Named first: the result may be moved into the exception before the message is read.
+            std::string why = who + " failed while being probed with server/discover: " + r.message;
+            throw connect_error(why, std::move(r));
         }
         break;  // legacy: any other error, or no answer in time
     }

@@ -7,24 +7,6 @@
 namespace mcp_loadtest::detail {
 
 #if defined(MCP_LOADTEST_WITH_TLS)
-MCP_LOADTEST_DECL std::shared_ptr<asio::ssl::context> make_tls_context(const tls_options& o) {
-    auto ctx = std::make_shared<asio::ssl::context>(asio::ssl::context::tls_client);
-    ctx->set_options(asio::ssl::context::default_workarounds | asio::ssl::context::no_sslv2 |
-                     asio::ssl::context::no_sslv3 | asio::ssl::context::no_tlsv1 | asio::ssl::context::no_tlsv1_1);
-    asio::error_code ec;
-    ctx->set_default_verify_paths(ec);
-    if (!o.ca_file.empty()) {
-        ctx->load_verify_file(o.ca_file, ec);
-        if (ec)
-            throw std::runtime_error("cannot load tls.ca_file '" + o.ca_file + "': " + ec.message() +
-                                     ". Hint: give a PEM file with the CA (or self-signed) certificate.");
-    }
-    ctx->set_verify_mode(o.verify ? asio::ssl::verify_peer : asio::ssl::verify_none);
-    return ctx;
-}
-#endif
-
-#if defined(MCP_LOADTEST_WITH_TLS)
 MCP_LOADTEST_DECL void byte_stream::use_tls(std::shared_ptr<asio::ssl::context> ctx, const std::string& host, bool verify) {
     ctx_ = std::move(ctx);
     tls_ = std::make_unique<asio::ssl::stream<connected_socket&>>(plain_, *ctx_);
@@ -55,15 +37,20 @@ MCP_LOADTEST_DECL bool byte_stream::secure() const noexcept {
 #endif
 }
 
-MCP_LOADTEST_DECL std::string describe_tls_failure(const asio::error_code& ec, const std::string& host) {
-    std::string m = "the TLS handshake with " + host + " failed: " + ec.message();
-    const std::string text = ec.message();
-    if (text.find("certificate") != std::string::npos)
-        m += ". Hint: the server's certificate is not trusted for this host name; give its CA in tls.ca_file "
-             "(or, for a throwaway test server only, set tls.verify = false).";
-    else
-        m += ". Hint: check that the port speaks TLS (https:// or wss://) and not plain HTTP.";
-    return m;
+MCP_LOADTEST_DECL bool byte_stream::tls_certificate_requested() const noexcept {
+#if defined(MCP_LOADTEST_WITH_TLS)
+    if (tls_) return client_certificate_requested(tls_->native_handle());
+#endif
+    return false;
+}
+
+MCP_LOADTEST_DECL std::string byte_stream::tls_verify_error() const {
+#if defined(MCP_LOADTEST_WITH_TLS)
+    if (!tls_) return {};
+    const long verdict = ::SSL_get_verify_result(tls_->native_handle());
+    if (verdict != X509_V_OK) return ::X509_verify_cert_error_string(verdict);
+#endif
+    return {};
 }
 
 }  // namespace mcp_loadtest::detail

@@ -277,7 +277,9 @@ MCP_LOADTEST_DECL void http_pool_transport::secure_then_start(const std::shared_
             if (ec) {
                 c->current.reset();
                 me->drop_connection(c);
-                me->fail_exchange(*ex, outcome::disconnected, describe_tls_failure(ec, me->url_.host_header()), 0);
+                me->fail_exchange(*ex, outcome::disconnected,
+                                  describe_tls_failure(ec, me->url_.host_header(), me->tls_, c->socket.tls_verify_error()),
+                                  0);
                 return;
             }
             me->start_exchange(c, ex);
@@ -308,8 +310,11 @@ MCP_LOADTEST_DECL void http_pool_transport::start_exchange(const std::shared_ptr
         auto me = self();
         auto written = [me, c, ex](const asio::error_code& ec, std::size_t n) {
             if (me->stats_) me->stats_->bytes_written += n;
-            if (ec && ec != asio::error::operation_aborted && !c->closed && c->current == ex)
-                me->connection_failed(c, "sending the request: " + ec.message());
+            if (ec && ec != asio::error::operation_aborted && !c->closed && c->current == ex) {
+                const bool fresh = !c->reused && ex->status == 0 && c->socket.tls_certificate_requested();
+                std::string refused = describe_tls_refusal(ec, me->url_.host_header(), me->tls_, fresh);
+                me->connection_failed(c, refused.empty() ? "sending the request: " + ec.message() : std::move(refused));
+            }
         };
         c->socket.async_write(asio::buffer(ex->request) + done, using_memory(c->write_memory, std::move(written)));
     }
@@ -450,7 +455,12 @@ MCP_LOADTEST_DECL void http_pool_transport::on_read(const std::shared_ptr<connec
             if (st.kind == http1::event::body) handle_step(c, c->parser.eof());
         }
         if (c->current) {
-            connection_failed(c, c->parser.failed() ? c->parser.last_error().message
+            // A fresh connection's first exchange, unanswered: perhaps the server refused the client certificate.
+            const bool fresh = !c->reused && c->current->status == 0 && c->socket.tls_certificate_requested();
+            std::string refused =
+                c->parser.failed() ? std::string{} : describe_tls_refusal(ec, url_.host_header(), tls_, fresh);
+            connection_failed(c, c->parser.failed()   ? c->parser.last_error().message
+                                 : !refused.empty() ? std::move(refused)
                                                     : "the server closed the connection (" + ec.message() + ")");
         } else {
             drop_connection(c);

@@ -59,8 +59,9 @@ MCP_LOADTEST_DECL asio::awaitable<void> websocket_transport::open(transport_even
         asio::error_code hec;
         co_await socket_.async_handshake(asio::redirect_error(asio::use_awaitable, hec));
         if (hec) {
+            std::string why = describe_tls_failure(hec, url_.host_header(), server_.tls, socket_.tls_verify_error());
             release();
-            throw connect_error(describe_tls_failure(hec, url_.host_header()), call_result{});
+            throw connect_error(why, call_result{});
         }
         timer_.cancel();
     }
@@ -119,7 +120,13 @@ MCP_LOADTEST_DECL asio::awaitable<void> websocket_transport::open(transport_even
     handshake_done_ = true;
     timer_.cancel();
     if (!upgraded) {
+        // wss: the server may have refused the client certificate (or its absence).
+        std::string refused =
+            ec ? describe_tls_refusal(ec, url_.host_header(), server_.tls, socket_.tls_certificate_requested())
+               : std::string{};
         release();
+        if (!refused.empty())
+            throw connect_error("WebSocket handshake with " + url_.redacted() + " failed: " + refused, call_result{});
         throw connect_error("WebSocket handshake with " + url_.redacted() + " failed: " +
                                 (ec ? ec.message() : std::string("no 101 response")) +
                                 " (within limits.connect_timeout). Hint: check the URL and that the server is up.",
