@@ -96,8 +96,10 @@ enum class ceiling_phase : std::uint8_t {
 struct ceiling_step {
     ceiling_phase phase = ceiling_phase::grow;
     double offered_rate = 0;   ///< iterations per second offered
-    /// Iterations completed per second of the time they took to complete: completed /
-    /// (load duration − the fastest call's latency). Near the offered rate while the server keeps up.
+    /// Iterations the server completed per second: the higher of all completions over the time
+    /// from the fastest call to the end of the run (past capacity: the capacity, as the queue
+    /// drains), and the completions per second of the timeline once the first calls' p99 has
+    /// passed, up to the end of the load. Near the offered rate while the server keeps up.
     double achieved_rate = 0;
     double planned_s = 0;      ///< the step's length by the rule (the load may end earlier on a breach)
     double duration_s = 0;     ///< the run's duration: load plus the calls in flight at its end
@@ -155,10 +157,11 @@ namespace detail {
 [[nodiscard]] MCP_LOADTEST_DECL double strictest_percentile(const thresholds& t) noexcept;
 /// Throws std::invalid_argument naming what is wrong and what to do.
 MCP_LOADTEST_DECL void check_ceiling_arguments(const thresholds& t, const ceiling_options& o);
-/// One step's verdict from its run's report (passed, reason, achieved rate, ...).
+/// One step's verdict from its run's report (passed, reason, achieved rate, ...); `bucket` is
+/// the run's timeline bucket.
 [[nodiscard]] MCP_LOADTEST_DECL ceiling_step judge_ceiling_step(const load_report& r, const ceiling_options& o,
                                                                 double rate, std::chrono::nanoseconds planned,
-                                                                std::uint64_t required_calls);
+                                                                std::uint64_t required_calls, std::chrono::nanoseconds bucket);
 /// The objectives as text, e.g. "p99 <= 30 ms", "error_rate <= 1%".
 [[nodiscard]] MCP_LOADTEST_DECL std::vector<std::string> describe_objectives(const thresholds& t);
 /// The Markdown and HTML forms' table: its columns, and one row per step sorted by offered rate.

@@ -124,7 +124,8 @@ MCP_LOADTEST_DECL std::vector<std::string> describe_objectives(const thresholds&
 }
 
 MCP_LOADTEST_DECL ceiling_step judge_ceiling_step(const load_report& r, const ceiling_options& o, double rate,
-                                                  std::chrono::nanoseconds planned, std::uint64_t required_calls) {
+                                                  std::chrono::nanoseconds planned, std::uint64_t required_calls,
+                                                  std::chrono::nanoseconds bucket) {
     ceiling_step s;
     s.offered_rate = rate;
     s.planned_s = std::chrono::duration<double>(planned).count();
@@ -137,11 +138,27 @@ MCP_LOADTEST_DECL ceiling_step judge_ceiling_step(const load_report& r, const ce
     s.error_rate = r.overall.error_rate();
     s.ended_early = r.breach.has_value();
     s.generator_saturated = r.generator.saturated;
-    // Completions span [fastest call, end of run]: the rate the server kept up with, which a
-    // queue's drain after the load ended pulls down to its capacity.
+    // The rate the server kept up with, two ways; the higher counts (each can only fall short):
+    // - every completion over [fastest call, end of run]: a queue's drain after the load pulls
+    //   it to the server's capacity; with a wide latency spread it falls short while it keeps up;
+    // - the completions of the timeline buckets inside the load once the slowest calls (p99)
+    //   of its start have had time to end: the steady flow, whatever the spread.
     const double span = std::max(r.duration_s - std::chrono::duration<double>(r.overall.latency.min).count(),
                                  r.duration_s / 2);
+    const double per_call = s.calls > 0 ? static_cast<double>(r.iterations_completed) / static_cast<double>(s.calls) : 0;
     s.achieved_rate = span > 0 ? static_cast<double>(r.iterations_completed) / span : 0;
+    const double bucket_s = std::chrono::duration<double>(bucket).count();
+    if (bucket_s > 0) {
+        const double load_end = r.breach ? std::min(r.breach->at_s, s.planned_s) : s.planned_s;
+        const auto first = static_cast<std::size_t>(std::chrono::duration<double>(r.overall.latency.p99).count() / bucket_s) + 1;
+        const auto end = static_cast<std::size_t>(std::floor(load_end / bucket_s + 1e-9));  // buckets wholly in the load
+        if (end >= first + 2 && end <= r.timeline.size()) {
+            std::uint64_t completed = 0;
+            for (std::size_t i = first; i < end; ++i) completed += r.timeline[i].completed;
+            s.achieved_rate = std::max(s.achieved_rate, static_cast<double>(completed) * per_call /
+                                                            (static_cast<double>(end - first) * bucket_s));
+        }
+    }
     if (r.breach) {
         s.reason = r.breach->violation.metric + " " + r.breach->violation.actual + " (expected " +
                    r.breach->violation.expected + "), breached at " + format_plain(r.breach->at_s) + " s";
@@ -246,7 +263,7 @@ MCP_LOADTEST_DECL asio::awaitable<ceiling_report> find_ceiling(any_server server
         iteration_body step_body = body;
         load_report r = co_await run(server, load, std::move(step_body), step_objectives, step_options);
         if (report.server.empty()) report.server = r.server;
-        ceiling_step step = detail::judge_ceiling_step(r, search, rate, planned, required);
+        ceiling_step step = detail::judge_ceiling_step(r, search, rate, planned, required, step_options.timeline_bucket);
         step.phase = phase;
         const bool passed = step.passed;
         report.steps.push_back(std::move(step));
