@@ -486,7 +486,7 @@ MCP_LOADTEST_DECL std::string to_markdown(const ceiling_report& r) {
     std::string s = std::string("## ") + (r.ceiling_rate > 0 ? "📈" : "❔") +
                     " Ceiling: " + (r.ceiling_rate > 0 ? detail::format_rate(r.ceiling_rate) + " iterations/s" : "none") +
                     " (" + std::string(to_string(r.verdict)) + ")\n\n" + markdown_cell(r.verdict_sentence(), 3000) + "\n\n" +
-                    "Server: `" + markdown_cell(r.server, 300) + "`. " + markdown_cell(detail::ceiling_figures_sentence(r), 3000) +
+                    "Server: " + markdown_cell(r.server, 300) + ". " + markdown_cell(detail::ceiling_figures_sentence(r), 3000) +
                     "\n\n";
     // Numbers right, phase, result and why left.
     s += detail::md_row(detail::ceiling_columns()) + "| ---: | ---: | ---: | --- | ---: | ---: | ---: | ---: | ---: | --- | --- |\n";
