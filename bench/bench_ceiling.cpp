@@ -6,6 +6,7 @@
 // server completed, the steps and the time taken. Asserts nothing.
 //
 //     bench_ceiling [runs per configuration, default 3] [--quick: the first configuration only]
+//                   [--html FILE: the last search's HTML report]
 #include <mcp_loadtest/ceiling.hpp>
 
 #include <algorithm>
@@ -13,6 +14,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <fstream>
 #include <string>
 #include <vector>
 
@@ -55,7 +57,13 @@ mlt::ceiling_report search_once(const configuration& c) {
 
 int main(int argc, char** argv) {
     const int runs = argc > 1 ? std::max(1, std::atoi(argv[1])) : 3;
-    const bool quick = argc > 2 && std::strcmp(argv[2], "--quick") == 0;
+    bool quick = false;
+    const char* html = nullptr;
+    for (int i = 2; i < argc; ++i) {
+        if (std::strcmp(argv[i], "--quick") == 0) quick = true;
+        else if (std::strcmp(argv[i], "--html") == 0 && i + 1 < argc) html = argv[++i];
+    }
+    mlt::ceiling_report last;
     std::vector<configuration> configurations;
     {
         // The suite's case: p90, steps of 0.5 s at least; the growth tries 100, 200, 400/s.
@@ -92,6 +100,7 @@ int main(int argc, char** argv) {
                         r + 1, std::string(mlt::to_string(report.verdict)).c_str(), report.ceiling_rate, 100 * error,
                         report.first_bad_rate, report.peak_achieved_rate, report.steps.size(),
                         std::chrono::duration<double>(report.took).count());
+            last = report;
         }
         std::sort(errors.begin(), errors.end());
         double worst = 0;
@@ -99,4 +108,5 @@ int main(int argc, char** argv) {
         std::printf("  error against the capacity: %+.1f .. %+.1f %% (worst |error| %.1f %%)\n", 100 * errors.front(),
                     100 * errors.back(), 100 * worst);
     }
+    if (html) std::ofstream(html) << mlt::to_html(last);
 }
