@@ -4,6 +4,7 @@
 #define DOCTEST_CONFIG_IMPLEMENT_WITH_MAIN
 #include <doctest/doctest.h>
 #include <mcp_loadtest/doctest.hpp>
+#include <mcp_loadtest/ceiling.hpp>
 #include <mcp_loadtest/detectors.hpp>
 #include <mcp_loadtest/run.hpp>
 
@@ -59,6 +60,18 @@ MCP_LOADTEST_CASE("ramp to the breaking point, two server processes") {
                         st.stats.latency.p99.count() / 1e6, static_cast<std::size_t>(st.stats.calls()),
                         static_cast<unsigned long long>(st.dropped));
     CHECK(report.breaking_stage.has_value());
+}
+
+MCP_LOADTEST_CASE("the highest rate that keeps p90 under 60 ms (ceiling search)") {
+    // 4 worker threads, each call 20 ms: the server completes at most 200 calls/s.
+    mlt::stdio_server server{PYTHON, {FIXTURES "/hol_server.py", "--workers", "4", "--slow-ms", "20"}};
+    const auto calls = mlt::mix::single("slow");
+    mlt::thresholds slo;
+    slo.p90 = 60ms;
+    const mlt::ceiling_options search{.start_rate = 100, .max_rate = 2000, .min_step = 500ms, .budget = 30s};
+    auto ceiling = co_await mlt::find_ceiling(server, calls, slo, search);
+    std::printf("%s", mlt::to_markdown(ceiling).c_str());
+    MCP_CHECK_CEILING_AT_LEAST(ceiling, 150);  // on failure: why each rate up to 150/s failed
 }
 
 MCP_LOADTEST_CASE("identical concurrent calls agree (race check)") {

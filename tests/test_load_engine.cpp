@@ -2,6 +2,7 @@
 // detector must catch its fixture and stay quiet on a healthy one.
 #include <doctest/doctest.h>
 #include <mcp_loadtest/doctest.hpp>
+#include <mcp_loadtest/ceiling.hpp>
 #include <mcp_loadtest/detectors.hpp>
 #include <mcp_loadtest/run.hpp>
 #include <mcp_loadtest/sessions.hpp>
@@ -196,6 +197,144 @@ MCP_LOADTEST_CASE("staged ramp: the breaking point is the first stage whose p99 
     CHECK(*report.breaking_stage >= 3);  // not the 20 calls/s hold
     CHECK(report.stages[1].stats.latency.p99 < 150ms);
     CHECK(report.breaking_reason.find("p99") != std::string::npos);
+}
+
+MCP_LOADTEST_CASE("ceiling search: the rate found is within 10 % of a fixture's known capacity") {
+    // 3 workers, each reply 10 ms: at most 300 calls/s, between the rates the growth tries (100,
+    // 200, 400/s), so bisection finds it. Above it the queue grows for the whole step and p90
+    // follows; below it every call takes 10 ms.
+    auto server = mlt_test::native_fixture({"--workers", "3", "--reply-ms", "10"});
+    const auto calls = mlt::mix::single("echo", mlt::args("message", "x"));
+    mlt::thresholds slo;
+    slo.p90 = 30ms;
+    const mlt::ceiling_options search{.start_rate = 100, .max_rate = 5000, .min_step = 500ms, .budget = 30s};
+    auto options = quick_options();
+    const auto ceiling = co_await mlt::find_ceiling(server, calls, slo, search, options);
+    INFO(mlt::to_markdown(ceiling));
+    MESSAGE("ceiling " << ceiling.ceiling_rate << "/s, first bad " << ceiling.first_bad_rate << "/s, "
+                       << ceiling.steps.size() << " steps in " << ceiling.took.count() / 1e9 << " s");
+    CHECK(ceiling.verdict == mlt::ceiling_verdict::found);
+    CHECK(ceiling.ceiling_rate >= 270);
+    CHECK(ceiling.ceiling_rate <= 330);
+    CHECK(ceiling.first_bad_rate > ceiling.ceiling_rate);
+    CHECK(ceiling.first_bad_rate - ceiling.ceiling_rate <= 0.05 * ceiling.ceiling_rate);
+    MCP_CHECK_CEILING_AT_LEAST(ceiling, 300);
+    CHECK_FALSE(mlt::detail::ceiling_at_least_failure(ceiling, 1000).empty());
+    // Grow from 100/s by doubling until a step fails, then bisect.
+    REQUIRE(ceiling.steps.size() >= 4);
+    CHECK(ceiling.steps[0].offered_rate == 100);
+    CHECK(ceiling.steps[1].offered_rate == 200);
+    CHECK(ceiling.steps[2].offered_rate == 400);
+    CHECK_FALSE(ceiling.steps[2].passed);
+    CHECK(ceiling.steps[0].phase == mlt::ceiling_phase::grow);
+    CHECK(ceiling.steps.back().phase == mlt::ceiling_phase::bisect);
+    CHECK(ceiling.strictest_percentile == 0.9);
+    REQUIRE(ceiling.objectives.size() == 1);
+    CHECK(ceiling.objectives[0] == "p90 <= 30 ms");
+    for (const auto& step : ceiling.steps) {
+        CHECK(step.required_calls == 100);  // 10 calls above p90
+        CHECK(step.planned_s == doctest::Approx(std::max(0.5, 100 / step.offered_rate)));  // min_step, or 100 calls
+        if (step.passed) {
+            CHECK(step.reason.empty());
+            CHECK(step.enough_calls());
+            CHECK(step.achieved_rate >= 0.9 * step.offered_rate);
+            CHECK(step.latency.p50 >= 10ms);
+        } else {
+            CHECK_FALSE(step.reason.empty());
+        }
+        if (step.offered_rate >= 400) {  // a third over capacity: the breach ended the step
+            CHECK_FALSE(step.passed);
+            CHECK(step.ended_early);
+            CHECK(step.reason.rfind("p90 ", 0) == 0);
+            CHECK(step.achieved_rate < 0.9 * step.offered_rate);
+        }
+    }
+    const auto curve = ceiling.curve();
+    CHECK(std::is_sorted(curve.begin(), curve.end(),
+                         [](const auto& a, const auto& b) { return a.offered_rate < b.offered_rate; }));
+    CHECK(ceiling.took < 30s);
+    // Past the ceiling the server still completes what its 3 workers can: about 300/s.
+    CHECK(ceiling.peak_achieved_rate > 240);
+    CHECK(ceiling.peak_achieved_rate < 360);
+    // The report as data and for people.
+    const mlt::json j = ceiling;
+    CHECK(j["schema"] == "mcp-loadtest/ceiling/v1");
+    CHECK(j["verdict"] == "found");
+    CHECK(j["steps"].size() == ceiling.steps.size());
+    const auto back = j.get<mlt::ceiling_report>();
+    CHECK(mlt::json(back) == j);
+    const std::string md = mlt::to_markdown(ceiling);
+    CHECK(md.find("Ceiling: " + mlt::detail::format_rate(ceiling.ceiling_rate) + " iterations/s (found)") != std::string::npos);
+    CHECK(md.find("| offered/s | achieved/s |") != std::string::npos);
+    const std::string html = mlt::to_html(ceiling);
+    CHECK(html.find("Latency by offered rate") != std::string::npos);
+    CHECK(html.find("<polyline") != std::string::npos);
+    CHECK(html.find("<table id=\"steps\">") != std::string::npos);
+}
+
+MCP_LOADTEST_CASE("ceiling search: no rate passes, the budget ends a search, bad options are refused") {
+    // Every call takes 100 ms against p90 <= 20 ms: each step fails at its first look.
+    auto slow = mlt_test::native_fixture({"--delay-ms", "100"});
+    const auto calls = mlt::mix::single("echo", mlt::args("message", "x"));
+    mlt::thresholds slo;
+    slo.p90 = 20ms;
+    auto options = quick_options();
+    const mlt::ceiling_options down{.start_rate = 200, .min_rate = 50, .min_step = 500ms, .budget = 20s};
+    const auto none = co_await mlt::find_ceiling(slow, calls, slo, down, options);
+    INFO(mlt::to_markdown(none));
+    CHECK(none.verdict == mlt::ceiling_verdict::not_reached);
+    CHECK(none.ceiling_rate == 0);
+    CHECK(none.first_bad_rate == 50);
+    REQUIRE(none.steps.size() == 3);  // 200, 100, 50/s
+    CHECK(none.steps[1].phase == mlt::ceiling_phase::descend);
+    CHECK(none.steps[2].offered_rate == 50);
+    for (const auto& step : none.steps) {
+        CHECK(step.reason.rfind("p90 ", 0) == 0);
+        CHECK(step.ended_early);  // judged at 50 calls, half the step
+    }
+    CHECK(none.took < 8s);
+    CHECK(none.verdict_sentence().find("No rate met the objectives") != std::string::npos);
+    const std::string text = mlt::detail::ceiling_at_least_failure(none, 50);
+    CHECK(text.find("at 50/s: p90 ") != std::string::npos);
+
+    // A healthy server and a budget for two steps of 0.5 s: a lower bound, and the report says so.
+    auto fast = mlt_test::native_fixture();
+    const mlt::ceiling_options short_budget{.start_rate = 200, .min_step = 500ms, .budget = 1200ms};
+    const auto bound = co_await mlt::find_ceiling(fast, calls, slo, short_budget, options);
+    INFO(mlt::to_markdown(bound));
+    CHECK(bound.budget_exhausted);
+    CHECK(bound.verdict == mlt::ceiling_verdict::lower_bound);
+    CHECK(bound.ceiling_rate >= 200);
+    CHECK(bound.steps.size() <= 2);
+    CHECK(bound.verdict_sentence().find("budget") != std::string::npos);
+    CHECK(bound.took < 5s);
+
+    const auto refused = [&](mlt::thresholds t, mlt::ceiling_options o) -> std::string {
+        try {
+            mlt::detail::check_ceiling_arguments(t, o);
+        } catch (const std::invalid_argument& e) {
+            return e.what();
+        }
+        return "";
+    };
+    CHECK(refused(slo, {.growth = 1}).find("growth must be above 1") != std::string::npos);
+    CHECK(refused(slo, {.start_rate = 100, .max_rate = 50}).find("max_rate (50) must be at least start_rate") !=
+          std::string::npos);
+    CHECK(refused(slo, {.resolution = 0}).find("resolution") != std::string::npos);
+    CHECK(refused(slo, {.budget = 100ms}).find("raise the budget") != std::string::npos);
+    mlt::thresholds leak = slo;
+    leak.rss_growth_mb = 10;
+    CHECK(refused(leak, {}).find("soak()") != std::string::npos);
+    CHECK(refused(mlt::thresholds{}, {.min_achieved = 0}).find("nothing can fail a step") != std::string::npos);
+    CHECK(refused(slo, {}).empty());
+    // The step-length rule: 10 calls above the percentile.
+    CHECK(mlt::detail::ceiling_required_calls(10, 0.99) == 1000);
+    CHECK(mlt::detail::ceiling_required_calls(10, 0.5) == 20);
+    CHECK(mlt::detail::ceiling_required_calls(10, 0.999) == 10000);
+    const mlt::ceiling_options rule{};
+    CHECK(mlt::detail::ceiling_step_length(rule, 1000, 100) == 10s);  // clamped to max_step
+    CHECK(mlt::detail::ceiling_step_length(rule, 1000, 500) == 2s);
+    CHECK(mlt::detail::ceiling_step_length(rule, 1000, 5000) == 1s);   // min_step
 }
 
 MCP_LOADTEST_CASE("patterns: a step uses the previous result, abort_pattern stops on failure") {

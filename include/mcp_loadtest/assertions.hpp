@@ -51,6 +51,19 @@ std::string detector_failure(const DetectorReport& r) {
     return r.verdict_sentence();
 }
 
+/// For a ceiling_report (ceiling.hpp): the highest sustainable rate found is at least `rate`.
+template <class CeilingReport>
+std::string ceiling_at_least_failure(const CeilingReport& r, double rate) {
+    if (r.ceiling_rate >= rate) return {};
+    std::string s = "the highest sustainable rate found is " + format_plain(r.ceiling_rate) + " iterations/s, below the " +
+                    format_plain(rate) + "/s required: " + r.verdict_sentence();
+    for (const auto& step : r.steps)
+        if (!step.passed && step.offered_rate <= rate) {
+            s += "\n  - at " + format_plain(step.offered_rate) + "/s: " + step.reason;
+        }
+    return s;
+}
+
 /// For a race_report.
 template <class RaceReport>
 std::string no_divergence_failure(const RaceReport& r) {

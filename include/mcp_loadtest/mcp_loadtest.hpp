@@ -38,6 +38,7 @@
 #include <mcp_loadtest/run_options.hpp>
 #include <mcp_loadtest/iteration.hpp>
 #include <mcp_loadtest/run.hpp>
+#include <mcp_loadtest/ceiling.hpp>
 #include <mcp_loadtest/detectors.hpp>
 #include <mcp_loadtest/hang_evidence.hpp>
 #include <mcp_loadtest/coverage.hpp>

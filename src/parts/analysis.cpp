@@ -1,4 +1,4 @@
-// mcp_loadtest::separate, part "analysis": the detectors, strict validation, the protocol fuzzer, call_every_tool(), report renderers, histogram encodings, baselines and comparisons.
+// mcp_loadtest::separate, part "analysis": the detectors, the ceiling search, strict validation, the protocol fuzzer, call_every_tool(), report renderers, histogram encodings, baselines and comparisons.
 // Every impl/*.ipp is in exactly one part (tests/check_library_parts.py).
 #include <mcp_loadtest/impl/part.hpp>
 
@@ -22,6 +22,7 @@
 #include <mcp_loadtest/histogram/impl/hdr_v2.ipp>
 #include <mcp_loadtest/histogram/impl/json.ipp>
 #include <mcp_loadtest/impl/call_every_tool.ipp>
+#include <mcp_loadtest/impl/ceiling.ipp>
 #include <mcp_loadtest/impl/fuzz.ipp>
 #include <mcp_loadtest/impl/fuzz_report.ipp>
 #include <mcp_loadtest/report/impl/baseline.ipp>

@@ -88,6 +88,13 @@
 #define MCP_REQUIRE_NO_LEAK(report) \
     MCP_LOADTEST_DETAIL_TEXT_EMPTY(REQUIRE, ::mcp_loadtest::detail::no_leak_failure(report))
 
+/// The ceiling search (ceiling.hpp) found a sustainable rate of at least `rate` iterations/s;
+/// on failure, why each rate at or below it failed.
+#define MCP_CHECK_CEILING_AT_LEAST(report, rate) \
+    MCP_LOADTEST_DETAIL_TEXT_EMPTY(CHECK, ::mcp_loadtest::detail::ceiling_at_least_failure(report, rate))
+#define MCP_REQUIRE_CEILING_AT_LEAST(report, rate) \
+    MCP_LOADTEST_DETAIL_TEXT_EMPTY(REQUIRE, ::mcp_loadtest::detail::ceiling_at_least_failure(report, rate))
+
 /// The bug-class detectors (docs/detectors.md): the check fails with the
 /// report's verdict sentence.
 #define MCP_LOADTEST_DETAIL_DETECTOR(KIND, report) \
