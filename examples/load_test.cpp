@@ -80,3 +80,34 @@ MCP_LOADTEST_CASE("identical concurrent calls agree (race check)") {
     (void)mlt::write_run_directory(race);
     MCP_CHECK_NO_DIVERGENCE(race);
 }
+
+MCP_LOADTEST_CASE("any request in a mix: resources, prompts, completions") {
+    mlt::stdio_server server{PYTHON, {FIXTURES "/echo_server.py"}};
+    const mlt::json greet{{"type", "ref/prompt"}, {"name", "greet"}};
+    const mlt::mix calls{{"echo", {{"message", "hi"}}, 1.0},
+                         mlt::resource_read("fixture://r/1", 1.0),
+                         mlt::prompt_get("greet", {{"name", "Ada"}}, 0.5),
+                         mlt::completion_complete(greet, "name", "Al", 0.5),
+                         mlt::method_call("resources/list", mlt::json::object(), 0.2)};
+    const mlt::workload load = mlt::closed_load{.users = 4, .max_iterations = 2000};
+    auto report = co_await mlt::run(server, load, calls);
+    for (const auto& [key, stats] : report.per_tool)  // tools by name, other requests as "method name"
+        std::printf("%-28s %5llu calls, p99 %.2f ms\n", key.c_str(), static_cast<unsigned long long>(stats.calls()),
+                    std::chrono::duration<double, std::milli>(stats.latency.p99).count());
+    MCP_REQUIRE_PASSED(report);
+}
+
+MCP_LOADTEST_CASE("progress: counted, timed, and its rules checked") {
+    mlt::stdio_server server{PYTHON, {FIXTURES "/echo_server.py"}};
+    // progress=true sends _meta.progressToken; progress_broken's notification comes after its reply.
+    const mlt::mix calls{{.tool = "progress", .arguments = {{"steps", 5}}, .weight = 3.0, .progress = true},
+                         {.tool = "progress_broken", .arguments = {{"rule", "after_result"}}, .progress = true}};
+    const mlt::workload load = mlt::closed_load{.users = 2, .max_iterations = 400};
+    auto report = co_await mlt::run(server, load, calls);
+    std::printf("%s", report.summary().c_str());
+    const auto& p = report.per_tool.at("progress").progress;
+    std::printf("progress: %llu calls asked, %llu notifications, first after p50 %.3f ms\n",
+                static_cast<unsigned long long>(p.asked), static_cast<unsigned long long>(p.notifications),
+                std::chrono::duration<double, std::milli>(p.time_to_first.p50).count());
+    CHECK(report.progress.after_result > 0);  // each one names its request id in report.progress.samples
+}

@@ -4,6 +4,7 @@
 #include <mcp_loadtest/doctest.hpp>
 #include <mcp_loadtest/ceiling.hpp>
 #include <mcp_loadtest/detectors.hpp>
+#include <mcp_loadtest/report/markdown.hpp>
 #include <mcp_loadtest/run.hpp>
 #include <mcp_loadtest/sessions.hpp>
 
@@ -391,6 +392,130 @@ MCP_LOADTEST_CASE("patterns: a step uses the previous result, abort_pattern stop
     CHECK(failed_traced == report.per_tool.at("fail").calls());
     CHECK(samples_traced == report.processes.at(0).samples.size());
     std::filesystem::remove(options.trace_path);
+}
+
+MCP_LOADTEST_CASE("any request in a mix: resources/read, prompts/get, completion/complete and methods by name, in both eras") {
+    // Every kind of request, weighted like tools and reported per tool as "method name".
+    mlt::weighted_call any_resource = mlt::resource_read("", 1.0);  // named per call by its generated uri
+    any_resource.generate = [](std::uint64_t i, mlt::load_rng&) {
+        return mlt::json{{"uri", "fixture://r/" + std::to_string(2 + i % 2)}};
+    };
+    const mlt::json greet_ref{{"type", "ref/prompt"}, {"name", "greet"}};
+    mlt::weighted_call greet = mlt::prompt_get("greet", {{"name", "Ada"}}, 1.0);
+    greet.progress = true;  // its line carries the token after the era's _meta; the fixture sends none
+    mlt::pattern browse{"list-then-read",
+                        {mlt::step{.tool = "", .arguments = mlt::json::object(), .method = "resources/list"},
+                         mlt::step{.from_previous = [](const mlt::call_result& listed, std::uint64_t, mlt::load_rng&) {
+                                       return mlt::json{{"uri", listed.result()["resources"][0]["uri"]}};
+                                   },
+                                   .method = "resources/read"}},
+                        1.0};
+    const mlt::mix calls({{"echo", {{"message", "x"}}, 1.0},
+                          mlt::resource_read("fixture://r/1", 1.0),
+                          any_resource,
+                          greet,
+                          mlt::completion_complete(greet_ref, "name", "Al", 1.0),
+                          mlt::method_call("prompts/list", mlt::json::object(), 1.0)},
+                         {browse});
+    auto options = quick_options();
+    options.sample_interval = 0ms;
+    for (const char* script : {"echo_server.py", "modern_server.py"}) {
+        CAPTURE(script);
+        auto server = fixture(script);
+        const mlt::workload load = mlt::closed_load{.users = 3, .duration = 10s, .max_iterations = 140};
+        auto report = co_await mlt::run(server, load, calls, mlt::thresholds{}, options);
+        INFO(report.summary());
+        CHECK(report.protocol_era == (std::string(script) == "echo_server.py" ? "legacy" : "modern"));
+        CHECK(report.overall.outcomes.errors() == 0);
+        CHECK(report.failures.empty());
+        for (const char* key : {"echo", "resources/read fixture://r/1", "resources/read fixture://r/2",
+                                "resources/read fixture://r/3", "prompts/get greet", "completion/complete greet",
+                                "prompts/list", "resources/list"}) {
+            CAPTURE(key);
+            REQUIRE(report.per_tool.count(key) == 1);
+            CHECK(report.per_tool.at(key).calls() > 0);
+            CHECK(report.per_tool.at(key).outcomes[mlt::outcome::ok] == report.per_tool.at(key).calls());
+        }
+        // The pattern's reads and the mix's own go under the same keys; per method as before.
+        CHECK(report.per_method.at("resources/read").calls() ==
+              report.per_tool.at("resources/read fixture://r/1").calls() +
+                  report.per_tool.at("resources/read fixture://r/2").calls() +
+                  report.per_tool.at("resources/read fixture://r/3").calls());
+        CHECK(report.per_method.at("completion/complete").calls() == report.per_tool.at("completion/complete greet").calls());
+        CHECK(report.per_method.at("tools/call").calls() == report.per_tool.at("echo").calls());
+        CHECK(report.per_tool.at("prompts/get greet").progress.asked == report.per_tool.at("prompts/get greet").calls());
+        CHECK(report.per_tool.at("prompts/get greet").progress.answered == 0);
+        CHECK(report.per_tool.at("echo").progress.empty());
+        // The interval histograms are tagged the same way.
+        const bool tagged = std::any_of(report.intervals.begin(), report.intervals.end(),
+                                        [](const auto& i) { return i.tag == "prompts/get greet"; });
+        CHECK(tagged);
+        const std::string md = mlt::to_markdown(report);
+        CHECK(md.find("| resources/read fixture://r/1 |") != std::string::npos);
+        CHECK(md.find("| tool echo |") != std::string::npos);
+    }
+    // Requests a mix cannot hold are refused with what to do instead.
+    CHECK_THROWS_WITH_AS(mlt::mix({mlt::method_call("notifications/roots/list_changed")}),
+                         doctest::Contains("a notification gets no reply"), std::invalid_argument);
+    CHECK_THROWS_WITH_AS(mlt::mix({mlt::method_call("initialize")}), doctest::Contains("the session sends it itself"),
+                         std::invalid_argument);
+    CHECK_THROWS_WITH_AS(mlt::mix({mlt::method_call("prompts/get", mlt::json::array())}),
+                         doctest::Contains("the params of request 'prompts/get' must be a JSON object"),
+                         std::invalid_argument);
+}
+
+MCP_LOADTEST_CASE("progress in a mix: counts and time to the first per tool, broken rules with their request ids") {
+    auto server = fixture("echo_server.py");
+    mlt::weighted_call good{.tool = "progress", .arguments = {{"steps", 3}}, .weight = 2.0, .progress = true};
+    mlt::weighted_call unasked{.tool = "echo", .arguments = {{"message", "no progress asked"}}, .method = "tools/call"};
+    mlt::weighted_call decreasing{.tool = "progress_broken", .arguments = {{"rule", "not_increasing"}}, .progress = true};
+    mlt::weighted_call late{.tool = "progress_broken", .arguments = {{"rule", "after_result"}, {"steps", 1}}, .progress = true};
+    const mlt::mix calls({good, unasked, decreasing, late});
+    auto options = quick_options();
+    options.sample_interval = 0ms;
+    const mlt::workload load = mlt::closed_load{.users = 2, .duration = 10s, .max_iterations = 100};
+    auto report = co_await mlt::run(server, load, calls, mlt::thresholds{}, options);
+    INFO(report.summary());
+    CHECK(report.overall.outcomes.errors() == 0);
+    const auto& progress = report.per_tool.at("progress").progress;
+    const std::uint64_t progress_calls = report.per_tool.at("progress").calls();
+    CHECK(progress.asked == progress_calls);
+    CHECK(progress.answered == progress_calls);
+    CHECK(progress.notifications == 3 * progress_calls);
+    CHECK(progress.violations == 0);
+    CHECK(progress.time_to_first.count == progress_calls);
+    CHECK(progress.time_to_first.p50 > 0ns);
+    CHECK(progress.time_to_first.max <= report.per_tool.at("progress").latency.max);
+    CHECK(report.per_tool.at("echo").progress.empty());  // asked nothing: nothing to report
+    const auto& broken = report.per_tool.at("progress_broken").progress;
+    CHECK(broken.asked == report.per_tool.at("progress_broken").calls());
+    CHECK(broken.violations > 0);  // the not_increasing calls, one each
+    CHECK(report.overall.progress.asked == progress.asked + broken.asked);
+    // Every rule broken is a protocol violation too, named with its request id.
+    CHECK(report.progress.not_increasing == broken.violations);
+    CHECK(report.progress.after_result > 0);  // the last ones may land after the run
+    CHECK(report.progress.wrong_token == 0);
+    CHECK(report.protocol_violations == report.progress.total());
+    REQUIRE_FALSE(report.progress.samples.empty());
+    for (const auto& sample : report.progress.samples) {
+        CHECK(sample.find("request id ") != std::string::npos);
+        CHECK(sample.find("progress_") != std::string::npos);
+    }
+    CHECK(report.protocol_violation_samples.empty());  // progress samples have their own list
+    // JSON (round trip, schema) and Markdown carry them.
+    const mlt::json j = report;
+    CHECK(j["per_tool"]["progress"]["progress"]["notifications"] == 3 * progress_calls);
+    CHECK(j["progress"]["not_increasing"] == report.progress.not_increasing);
+    CHECK_FALSE(j["per_tool"]["echo"].contains("progress"));
+    CHECK(mlt::json(j.get<mlt::load_report>()) == j);
+    const auto schema = mlt_test::load_json(mlt_test::repo_dir + "/docs/schema/load_report.schema.json");
+    for (const auto& p : mlt_test::validate(j, schema)) CHECK_MESSAGE(false, p);
+    const std::string md = mlt::to_markdown(report);
+    CHECK(md.find("### Progress") != std::string::npos);
+    CHECK(md.find("| tool progress | " + std::to_string(progress_calls) + " | " + std::to_string(progress_calls) + " | " +
+                  std::to_string(3 * progress_calls) + " |") != std::string::npos);
+    CHECK(md.find("Progress rules broken: 0 wrong token, " + std::to_string(report.progress.after_result) +
+                  " after the result") != std::string::npos);
 }
 
 MCP_LOADTEST_CASE("a trace that cannot be written costs the trace, never the run") {

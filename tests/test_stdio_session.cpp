@@ -11,6 +11,7 @@
 #include <algorithm>
 #include <csignal>
 #include <fstream>
+#include <map>
 #include <set>
 
 namespace mlt = mcp_loadtest;
@@ -112,7 +113,7 @@ MCP_LOADTEST_CASE("echo server: list_tools follows every pagination cursor") {
     auto s = co_await mlt::connect(server);
     auto tools = co_await s.list_tools();
     REQUIRE(tools.ok());
-    CHECK(tools.size() == 6 + 9);
+    CHECK(tools.size() == 7 + 9);
     CHECK(tools.pages == 4);
     std::set<std::string> names;
     for (const auto& t : tools) names.insert(t.name);
@@ -172,6 +173,58 @@ MCP_LOADTEST_CASE("echo server: progress and log notifications are collected") {
     CHECK(s.notifications().back().params["data"] == "disk almost full");
     CHECK(seen.size() == 4);
     co_await s.close();
+}
+
+MCP_LOADTEST_CASE("progress: the time to the first, and each broken rule named with its request id, in both eras") {
+    using kind = mlt::protocol_violation::kind;
+    for (const char* script : {"echo_server.py", "modern_server.py"}) {
+        CAPTURE(script);
+        auto server = fixture(script);
+        auto s = co_await mlt::connect(server);
+        const mlt::call_options with_progress{.timeout = 5s, .progress = true};
+        auto good = co_await s.call_tool("progress", mlt::args("steps", 3), with_progress);
+        MCP_CHECK_OK(good);
+        CHECK(good.progress_requested);
+        CHECK(good.progress_notifications == 3);
+        CHECK(good.first_progress > 0ns);
+        CHECK(good.first_progress <= good.duration);
+        CHECK(good.progress_violations == 0);
+        auto unasked = co_await s.call_tool("progress", mlt::args("steps", 3));
+        CHECK_FALSE(unasked.progress_requested);
+        CHECK(unasked.progress_notifications == 0);
+        CHECK(unasked.first_progress == 0ns);
+        CHECK(s.stats().protocol_violations == 0);
+
+        // Progress 1, 3, 2: the third does not increase.
+        auto decreasing = co_await s.call_tool("progress_broken", mlt::args("rule", "not_increasing"), with_progress);
+        MCP_CHECK_OK(decreasing);
+        CHECK(decreasing.progress_notifications == 3);
+        CHECK(decreasing.progress_violations == 1);
+        // The request's token sent back as a string: not its token, but it names the request.
+        auto wrong = co_await s.call_tool("progress_broken", mlt::args("rule", "wrong_token", "steps", 2), with_progress);
+        MCP_CHECK_OK(wrong);
+        CHECK(wrong.progress_notifications == 0);
+        CHECK(wrong.progress_violations == 2);
+        // Two proper notifications, the reply, then one more 50 ms later.
+        auto late = co_await s.call_tool("progress_broken", mlt::args("rule", "after_result", "steps", 2), with_progress);
+        MCP_CHECK_OK(late);
+        CHECK(late.progress_notifications == 2);
+        CHECK(late.progress_violations == 0);
+        for (int i = 0; i < 300 && s.stats().progress_after_result == 0; ++i) co_await sleep_for(10ms);
+        CHECK(s.stats().progress_not_increasing == 1);
+        CHECK(s.stats().progress_wrong_token == 2);
+        CHECK(s.stats().progress_after_result == 1);
+        CHECK(s.stats().protocol_violations == 4);
+        std::map<kind, std::vector<std::uint64_t>> ids;
+        for (const auto& v : s.protocol_violations()) {
+            ids[v.what].push_back(v.request_id);
+            CHECK(v.describe().find("request id " + std::to_string(v.request_id)) != std::string::npos);
+        }
+        CHECK(ids[kind::progress_not_increasing] == std::vector<std::uint64_t>{decreasing.request_id});
+        CHECK(ids[kind::progress_wrong_token] == std::vector<std::uint64_t>{wrong.request_id, wrong.request_id});
+        CHECK(ids[kind::progress_after_result] == std::vector<std::uint64_t>{late.request_id});
+        co_await s.close();
+    }
 }
 
 // ---- hangs, deadlocks and deadlines ------------------------------------------

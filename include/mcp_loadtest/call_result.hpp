@@ -35,6 +35,11 @@ struct call_result {
     std::int64_t error_code = 0; ///< JSON-RPC error code for server_error/protocol_error
     std::string message;         ///< what happened and what to do next; empty for `ok`
     std::uint32_t progress_notifications = 0;  ///< notifications/progress seen for this call
+    /// Progress rules broken while it was in flight (protocol_violation::kind::progress_*);
+    /// one after its result is recorded by the session only (session::protocol_violations()).
+    std::uint32_t progress_violations = 0;
+    bool progress_requested = false;  ///< it asked for progress (call_options::progress)
+    std::chrono::nanoseconds first_progress{0};  ///< from the send to its first notifications/progress (0: none)
     std::uint32_t input_rounds = 0;  ///< modern era: InputRequiredResult rounds answered before the outcome
     std::uint16_t http_status = 0;   ///< HTTP transports: the status of a failed exchange (else 0)
     std::string raw;             ///< the reply line as received (empty if none arrived)

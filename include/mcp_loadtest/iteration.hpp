@@ -39,7 +39,7 @@ using scenario = std::function<asio::awaitable<void>(session&, iteration&)>;
 /// What a standalone iteration (or a detector) recorded.
 struct scenario_tally {
     call_stats overall;                          ///< every measured call
-    std::map<std::string, call_stats> per_tool;  ///< measured calls by tool (or method)
+    std::map<std::string, call_stats> per_tool;  ///< measured calls, keyed as report.per_tool (a tool; else "method name")
     std::map<std::string, call_stats, std::less<>> per_step;  ///< measured steps by name
     scenario_failures failures;
 };

@@ -40,6 +40,32 @@ struct outcome_counts {
     MCP_LOADTEST_DECL void merge(const outcome_counts& o) noexcept;
 };
 
+/// The progress notifications of the calls that asked for them (call_options::progress,
+/// weighted_call::progress) in one slice of the run. In JSON only when a call asked or got any.
+struct progress_stats {
+    std::uint64_t asked = 0;          ///< calls that asked for progress (_meta.progressToken)
+    std::uint64_t answered = 0;       ///< of those, calls that received at least one notification
+    std::uint64_t notifications = 0;  ///< notifications/progress they received while in flight
+    /// Progress rules broken while they were in flight (a value not above the one before, their
+    /// token sent back as another type); those after a result are in load_report::progress.
+    std::uint64_t violations = 0;
+    latency_histogram first;          ///< from each call's send to its first notification
+    latency_summary time_to_first;    ///< from `first`, by finalize()
+
+    [[nodiscard]] bool empty() const noexcept { return asked == 0 && notifications == 0; }
+    /// One call that asked: what it got.
+    void add(std::uint32_t received, std::chrono::nanoseconds first_after, std::uint32_t broken) {
+        ++asked;
+        violations += broken;
+        if (received == 0) return;
+        ++answered;
+        notifications += received;
+        first.record(first_after);
+    }
+    void finalize() { time_to_first = first.summary(); }
+    MCP_LOADTEST_DECL void merge(const progress_stats& o);
+};
+
 /// Calls and latency for one slice of the run (all calls, one tool, one method, one stage).
 /// Latency is recorded for every call except `cancelled` ones; in open models it
 /// is measured from the intended send time.
@@ -47,11 +73,26 @@ struct call_stats {
     outcome_counts outcomes;
     latency_histogram histogram;
     latency_summary latency;  ///< filled from histogram by finalize()
+    progress_stats progress;  ///< calls that asked for progress notifications
 
     [[nodiscard]] std::uint64_t calls() const noexcept { return outcomes.total(); }
     [[nodiscard]] double error_rate() const noexcept { return outcomes.error_rate(); }
-    void finalize() { latency = histogram.summary(); }
+    void finalize() {
+        latency = histogram.summary();
+        if (!progress.empty()) progress.finalize();
+    }
     MCP_LOADTEST_DECL void merge(const call_stats& o);
+};
+
+/// The progress rules the server broke (MCP, basic/utilities/progress), over every session of
+/// the run. Each is a protocol violation too (load_report::protocol_violations counts it).
+struct progress_findings {
+    std::uint64_t wrong_token = 0;     ///< a token no request in flight was given, or its token as another JSON type
+    std::uint64_t after_result = 0;    ///< a notification for a request already answered
+    std::uint64_t not_increasing = 0;  ///< a progress value not above the request's previous one
+    std::vector<std::string> samples;  ///< the first 10, each naming its request id (0: none could be named)
+
+    [[nodiscard]] std::uint64_t total() const noexcept { return wrong_token + after_result + not_increasing; }
 };
 
 /// One second (by default) of the run.
@@ -212,6 +253,8 @@ struct load_report {
     std::uint64_t late_replies = 0;
     std::uint64_t protocol_violations = 0;
     std::vector<std::string> protocol_violation_samples;  ///< the first few, with their text
+    /// Progress rules broken (calls that asked for progress); per tool, report.per_tool[...].progress.
+    progress_findings progress;
     /// Strict mode (client_options::strict): messages that broke a schema.
     std::uint64_t schema_violations = 0;
     std::vector<std::string> schema_violation_samples;  ///< the first few, with pointer and rule
@@ -251,6 +294,11 @@ struct load_report {
 // ---- JSON -----------------------------------------------------------------------
 
 namespace detail {
+
+/// What a call's figures are keyed by in report.per_tool (and the interval tags): a tool call by
+/// its tool; another request by its method, then its name when it has one
+/// ("resources/read fixture://r/1", "prompts/get greet", "ping").
+[[nodiscard]] MCP_LOADTEST_DECL std::string per_tool_key(std::string_view method, std::string_view tool);
 
 template <class T>
 void put_optional(json& j, const char* key, const std::optional<T>& v) {
@@ -329,7 +377,11 @@ std::vector<T> read_all(const report_reader& r) {
 
 MCP_LOADTEST_DECL void read_report(const report_reader& r, outcome_counts& c);
 
+MCP_LOADTEST_DECL void read_report(const report_reader& r, progress_stats& p);
+
 MCP_LOADTEST_DECL void read_report(const report_reader& r, call_stats& s);
+
+MCP_LOADTEST_DECL void read_report(const report_reader& r, progress_findings& f);
 
 MCP_LOADTEST_DECL void read_report(const report_reader& r, timeline_point& p);
 
@@ -372,6 +424,9 @@ MCP_LOADTEST_DECL std::string workload_label(const load_report& r);
 
 MCP_LOADTEST_DECL void to_json(json& j, const outcome_counts& c);
 MCP_LOADTEST_DECL void from_json(const json& j, outcome_counts& c);
+
+MCP_LOADTEST_DECL void to_json(json& j, const progress_stats& p);
+MCP_LOADTEST_DECL void to_json(json& j, const progress_findings& f);
 
 MCP_LOADTEST_DECL void to_json(json& j, const call_stats& s);
 MCP_LOADTEST_DECL void from_json(const json& j, call_stats& s);

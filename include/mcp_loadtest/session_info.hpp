@@ -35,11 +35,23 @@ struct protocol_violation {
         duplicate_reply,
         /// A response to a message that was a notification (or itself a response).
         reply_to_notification,
+        /// notifications/progress whose token no request in flight was given (or a request's
+        /// token sent back as another JSON type, e.g. "7" for 7). MCP: "Progress notifications
+        /// MUST only reference tokens that were provided in an active request".
+        progress_wrong_token,
+        /// notifications/progress for a request already answered: "associated with an
+        /// in-progress operation" no longer holds.
+        progress_after_result,
+        /// notifications/progress whose value is not above the request's previous one:
+        /// "The progress value MUST increase with each notification".
+        progress_not_increasing,
     };
     kind what = kind::non_json_line;
     std::string sample;      ///< the offending text (first 512 bytes)
     std::size_t size = 0;    ///< its full size in bytes
     std::chrono::steady_clock::duration at{};  ///< since the session started
+    /// The request it concerns (progress rules); 0 when none could be named.
+    std::uint64_t request_id = 0;
 
     [[nodiscard]] MCP_LOADTEST_DECL static std::string_view name(kind k) noexcept;
     [[nodiscard]] MCP_LOADTEST_DECL std::string describe() const;
@@ -71,6 +83,10 @@ struct session_stats {
     std::uint64_t protocol_violations = 0;  ///< all of them; only the first 100 are kept
     std::uint64_t late_replies = 0;
     std::uint64_t schema_violations = 0;  ///< strict mode: all of them; only the first 1000 are kept
+    /// Progress rules broken (each also counted in protocol_violations).
+    std::uint64_t progress_wrong_token = 0;
+    std::uint64_t progress_after_result = 0;
+    std::uint64_t progress_not_increasing = 0;
     std::uint64_t bytes_written = 0;
     std::uint64_t bytes_read = 0;
 };

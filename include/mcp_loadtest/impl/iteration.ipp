@@ -18,10 +18,11 @@ MCP_LOADTEST_DECL void detail::tally_recorder::record_call(const iteration&, con
     const auto add = [&](call_stats& s) {
         s.outcomes.add(r.outcome);
         if (r.outcome != outcome::cancelled) s.histogram.record(latency);
+        if (r.progress_requested) s.progress.add(r.progress_notifications, r.first_progress, r.progress_violations);
         s.finalize();
     };
     add(tally.overall);
-    add(tally.per_tool[r.tool.empty() ? r.method : r.tool]);
+    add(tally.per_tool[detail::per_tool_key(r.method, r.tool)]);
     if (!step.empty()) add(tally.per_step[std::string(step)]);
 }
 

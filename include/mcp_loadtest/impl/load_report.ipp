@@ -32,9 +32,19 @@ MCP_LOADTEST_DECL void outcome_counts::merge(const outcome_counts& o) noexcept {
     for (std::size_t i = 0; i < by_outcome.size(); ++i) by_outcome[i] += o.by_outcome[i];
 }
 
+MCP_LOADTEST_DECL void progress_stats::merge(const progress_stats& o) {
+    asked += o.asked;
+    answered += o.answered;
+    notifications += o.notifications;
+    violations += o.violations;
+    first.merge(o.first);
+    finalize();
+}
+
 MCP_LOADTEST_DECL void call_stats::merge(const call_stats& o) {
     outcomes.merge(o.outcomes);
     histogram.merge(o.histogram);
+    if (!o.progress.empty()) progress.merge(o.progress);
     finalize();
 }
 
@@ -62,6 +72,15 @@ MCP_LOADTEST_DECL void scenario_failures::add(std::vector<failure_group>& groups
 // ---- JSON -----------------------------------------------------------------------
 
 namespace detail {
+
+MCP_LOADTEST_DECL std::string per_tool_key(std::string_view method, std::string_view tool) {
+    if (tool.empty()) return std::string(method);
+    if (method == "tools/call") return std::string(tool);
+    std::string key;
+    key.reserve(method.size() + 1 + tool.size());
+    key.append(method).append(1, ' ').append(tool);
+    return key;
+}
 
 MCP_LOADTEST_DECL void report_reader::fail(std::string_view expected) const {
     std::string shown = value_.dump();
@@ -128,10 +147,28 @@ MCP_LOADTEST_DECL void read_report(const report_reader& r, outcome_counts& c) {
             c.by_outcome[static_cast<std::size_t>(o)] = n->non_negative_integer();
 }
 
+MCP_LOADTEST_DECL void read_report(const report_reader& r, progress_stats& p) {
+    p.asked = r["asked"].non_negative_integer();
+    p.answered = r["answered"].non_negative_integer();
+    p.notifications = r["notifications"].non_negative_integer();
+    p.violations = r["violations"].non_negative_integer();
+    p.first = r["histogram"].decode<latency_histogram>();
+    p.finalize();  // "time_to_first" is derived
+}
+
 MCP_LOADTEST_DECL void read_report(const report_reader& r, call_stats& s) {
     read_report(r["outcomes"], s.outcomes);
     s.histogram = r["histogram"].decode<latency_histogram>();
+    if (const auto progress = r.find("progress")) read_report(*progress, s.progress);
+    else s.progress = {};
     s.finalize();  // "calls", "error_rate" and "latency" are derived: recomputed, not read
+}
+
+MCP_LOADTEST_DECL void read_report(const report_reader& r, progress_findings& f) {
+    f.wrong_token = r["wrong_token"].non_negative_integer();
+    f.after_result = r["after_result"].non_negative_integer();
+    f.not_increasing = r["not_increasing"].non_negative_integer();
+    f.samples = read_all<std::string>(r["samples"]);
 }
 
 MCP_LOADTEST_DECL void read_report(const report_reader& r, timeline_point& p) {
@@ -304,9 +341,20 @@ MCP_LOADTEST_DECL void to_json(json& j, const outcome_counts& c) {
 
 MCP_LOADTEST_DECL void from_json(const json& j, outcome_counts& c) { detail::read_report({j, "outcome_counts"}, c); }
 
+MCP_LOADTEST_DECL void to_json(json& j, const progress_stats& p) {
+    j = json{{"asked", p.asked}, {"answered", p.answered}, {"notifications", p.notifications},
+             {"violations", p.violations}, {"time_to_first", p.time_to_first}, {"histogram", p.first}};
+}
+
+MCP_LOADTEST_DECL void to_json(json& j, const progress_findings& f) {
+    j = json{{"wrong_token", f.wrong_token}, {"after_result", f.after_result}, {"not_increasing", f.not_increasing},
+             {"samples", f.samples}};
+}
+
 MCP_LOADTEST_DECL void to_json(json& j, const call_stats& s) {
     j = json{{"calls", s.calls()}, {"error_rate", s.error_rate()}, {"outcomes", s.outcomes},
              {"latency", s.latency}, {"histogram", s.histogram}};
+    if (!s.progress.empty()) j["progress"] = s.progress;
 }
 
 MCP_LOADTEST_DECL void from_json(const json& j, call_stats& s) { detail::read_report({j, "call_stats"}, s); }
@@ -448,6 +496,7 @@ MCP_LOADTEST_DECL void to_json(json& j, const load_report& r) {
     if (r.merged_from) j["merged_from"] = r.merged_from;
     if (!r.merge_notes.empty()) j["merge_notes"] = r.merge_notes;
     if (r.breach) j["breach"] = *r.breach;
+    if (r.progress.total() > 0 || !r.overall.progress.empty()) j["progress"] = r.progress;
 }
 
 MCP_LOADTEST_DECL void from_json(const json& j, load_report& r) {
@@ -517,6 +566,8 @@ MCP_LOADTEST_DECL void from_json(const json& j, load_report& r) {
     const auto schema_samples = in.find("schema_violation_samples");
     r.schema_violation_samples =
         schema_samples ? detail::read_all<std::string>(*schema_samples) : std::vector<std::string>{};
+    if (const auto progress = in.find("progress")) detail::read_report(*progress, r.progress);
+    else r.progress = {};
     if (const auto coverage = in.find("coverage")) r.coverage = coverage->decode<coverage_report>();
     if (const auto cancellation = in.find("cancellation")) detail::read_report(*cancellation, r.cancellation);
     else r.cancellation = {};
@@ -562,6 +613,23 @@ MCP_LOADTEST_DECL std::string load_report::summary() const {
     if (!outcomes.empty()) s += "failures: " + outcomes + "\n";
     if (dropped) s += std::to_string(dropped) + " arrivals dropped (the in-flight cap was reached)\n";
     if (protocol_violations) s += std::to_string(protocol_violations) + " protocol violation(s)\n";
+    if (!overall.progress.empty()) {
+        const auto& p = overall.progress;
+        std::snprintf(buf, sizeof buf,
+                      "progress: %llu of %llu calls that asked got notifications (%llu in all), first after p50 %.2f ms, "
+                      "p99 %.2f ms\n",
+                      static_cast<unsigned long long>(p.answered), static_cast<unsigned long long>(p.asked),
+                      static_cast<unsigned long long>(p.notifications), detail::ms(p.time_to_first.p50),
+                      detail::ms(p.time_to_first.p99));
+        s += buf;
+    }
+    if (progress.total() > 0) {
+        s += "progress rules broken: " + std::to_string(progress.wrong_token) + " wrong token, " +
+             std::to_string(progress.after_result) + " after the result, " + std::to_string(progress.not_increasing) +
+             " not increasing";
+        if (!progress.samples.empty()) s += "; first: " + progress.samples.front().substr(0, 200);
+        s += "\n";
+    }
     if (schema_violations) {
         s += std::to_string(schema_violations) + " schema violation(s) (strict mode)";
         if (!schema_violation_samples.empty()) s += ", first: " + schema_violation_samples.front().substr(0, 200);

@@ -17,12 +17,16 @@ MCP_LOADTEST_DECL std::string_view protocol_violation::name(kind k) noexcept {
         case kind::duplicate_member: return "duplicate_member";
         case kind::duplicate_reply: return "duplicate_reply";
         case kind::reply_to_notification: return "reply_to_notification";
+        case kind::progress_wrong_token: return "progress_wrong_token";
+        case kind::progress_after_result: return "progress_after_result";
+        case kind::progress_not_increasing: return "progress_not_increasing";
     }
     return "unknown";
 }
 
 MCP_LOADTEST_DECL std::string protocol_violation::describe() const {
-    return std::string(name(what)) + " (" + std::to_string(size) + " bytes): " + sample;
+    return std::string(name(what)) + " (" + (request_id ? "request id " + std::to_string(request_id) + ", " : "") +
+           std::to_string(size) + " bytes): " + sample;
 }
 
 MCP_LOADTEST_DECL std::string_view to_string(protocol_era e) noexcept {

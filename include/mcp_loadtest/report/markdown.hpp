@@ -43,6 +43,13 @@ namespace detail {
 
 [[nodiscard]] MCP_LOADTEST_DECL std::string process_label(const server_process_report& p);
 
+/// A report.per_tool key as a table's scope: "tool echo", or a request as it is keyed
+/// ("resources/read fixture://r/1", "ping") when its first word is a method of the report.
+[[nodiscard]] MCP_LOADTEST_DECL std::string scope_label(const load_report& r, const std::string& key);
+
+/// One row of the progress table: asked, got some, notifications, time to the first (p50, p99), broken in flight.
+[[nodiscard]] MCP_LOADTEST_DECL std::vector<std::string> progress_cells(const std::string& scope, const progress_stats& p);
+
 /// "start → end" of one resource over a process's samples, "–" without samples.
 template <class Get>
 [[nodiscard]] std::string start_to_end(const server_process_report& p, Get get) {

@@ -26,8 +26,10 @@ public:
     interval_recorder& operator=(const interval_recorder&) = delete;
 
     /// One call's latency, ended in interval `index` (from the start of the run). A call ending in an
-    /// interval already closed (several sessions) goes into the current one. `tool` empty: only in "".
-    MCP_LOADTEST_DECL void record(std::size_t index, std::string_view tool, std::chrono::nanoseconds latency);
+    /// interval already closed (several sessions) goes into the current one. Tagged as report.per_tool
+    /// keys it (per_tool_key(method, tool)); both empty: only in "".
+    MCP_LOADTEST_DECL void record(std::size_t index, std::string_view method, std::string_view tool,
+                                  std::chrono::nanoseconds latency);
 
     /// Closes every interval up to the end of the run (`elapsed` from its start) into `out`:
     /// every interval has its "" entry (count 0 when empty) so time is continuous; tools appear
@@ -44,8 +46,10 @@ private:
     std::size_t current_ = 0;
     latency_histogram all_;       // filled when an interval closes, from the others
     latency_histogram untagged_;  // calls without a tool
-    std::map<std::string, latency_histogram, std::less<>> per_tool_;
-    std::string last_tool_;  // the last tool recorded and its histogram: one lookup per run for a one-tool mix
+    // By tool, then method: the tag (per_tool_key) is built when an interval closes, not per call.
+    using per_method = std::map<std::string, latency_histogram, std::less<>>;
+    std::map<std::string, per_method, std::less<>> per_tool_;
+    std::string last_tool_, last_method_;  // the last recorded and its histogram: one lookup per run for a one-tool mix
     latency_histogram* last_histogram_ = nullptr;
     std::vector<latency_interval> closed_;
 };

@@ -238,7 +238,7 @@ private:
     // cancel estimator read it during the run. The last cell is kept at hand: a mix of
     // one tool (the common case) looks it up once per run.
     using method_cells = std::map<std::string, call_stats, std::less<>>;
-    std::map<std::string, method_cells, std::less<>> cells_;  // tool (else method), then method
+    std::map<std::string, method_cells, std::less<>> cells_;  // tool (may be empty), then method: per_tool_key() at the end
     struct last_cell {
         std::string tool_key, method;
         call_stats* stats = nullptr;

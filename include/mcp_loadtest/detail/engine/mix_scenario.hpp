@@ -16,7 +16,8 @@ namespace mcp_loadtest::detail {
 
 struct mix_state {
     mix calls;
-    std::vector<raw_json> fixed_args;  // serialized once, not per call
+    std::vector<raw_json> fixed_args;  // serialized once, not per call (a request's params)
+    std::vector<std::string> names;    // a request's name for reports (request_name()); tool calls: unused
 };
 
 struct mix_iteration_job {
@@ -28,6 +29,11 @@ struct mix_iteration_job {
     call_options options;
     std::size_t choice = static_cast<std::size_t>(-1);  ///< drawn already (the load engine's fast path), else drawn by run()
 };
+
+/// A request of the mix that is not a tools/call, named for reports (request_name()).
+MCP_LOADTEST_DECL asio::awaitable<call_result> send_mix_request(session& s, const std::string& method,
+                                                                 const std::string& tool, const json& params,
+                                                                 call_options options);
 
 /// The body run() uses for a mix; `options` bound every call.
 struct mix_body {

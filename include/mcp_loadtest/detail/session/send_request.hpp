@@ -46,6 +46,16 @@ MCP_LOADTEST_DECL void fill_tool_call(session_core& c, session_core::request_lin
 MCP_LOADTEST_DECL bool refill_tool_call(session_core& c, session_core::request_line& req, std::string_view name,
                                         const arguments& args);
 
+/// Writes a request of any other method, its params serialized already (`params`: a JSON
+/// object), into `req` as fill_tool_call does; `name` names the resource or prompt for
+/// reports. The load engine's requests of a mix that are not tool calls.
+MCP_LOADTEST_DECL void fill_request(session_core& c, session_core::request_line& req, std::string_view method,
+                                    std::string_view name, const arguments& params, const call_options& options);
+
+/// fill_request again, under the next id, for the request `req` already holds (as
+/// refill_tool_call, without strict mode's check of tool arguments).
+MCP_LOADTEST_DECL bool refill_request(session_core& c, session_core::request_line& req);
+
 /// Any request but tools/call, written in the session's era; `tool` names the
 /// resource or prompt for reports.
 MCP_LOADTEST_DECL asio::awaitable<call_result> send_request(session_core& c, std::string_view method, const json& params,

@@ -191,6 +191,10 @@ private:
         bool deadline_is_session = false;
         bool cancel_on_timeout = true;
         std::uint32_t progress = 0;
+        std::uint32_t progress_violations = 0;
+        std::uint64_t progress_token = 0;  // asked for progress: its token (its first id); else 0
+        clock::time_point first_progress_at{};
+        double last_progress = 0;  // the last value (meaningful once progress > 0)
         std::uint32_t input_rounds = 0;
         bool keep_reply = true;
         std::string retry_tail;  // modern era: params members after inputResponses/requestState
@@ -223,7 +227,7 @@ private:
     };
 
     /// `p`'s result, every member but method and tool reset for the call's end now.
-    MCP_LOADTEST_DECL static call_result& result_of(std::uint64_t id, pending_call& p);
+    MCP_LOADTEST_DECL call_result& result_of(std::uint64_t id, pending_call& p);
 
     MCP_LOADTEST_DECL static call_result make_result(std::uint64_t id, std::string&& method, std::string&& tool,
                                                      clock::time_point sent_at);
@@ -291,6 +295,20 @@ private:
 
     MCP_LOADTEST_DECL void handle_notification(const envelope& env, std::string_view line);
 
+    // ---- progress (MCP basic/utilities/progress) ----------------------------
+
+    /// The call in flight that asked for progress under `token`, or null; `id` gets its id.
+    MCP_LOADTEST_DECL pending_call* progress_call(std::uint64_t token, std::uint64_t& id);
+
+    /// Counts a notifications/progress for its call and judges it by the spec's rules.
+    MCP_LOADTEST_DECL void handle_progress(const json& params, std::string_view line);
+
+    MCP_LOADTEST_DECL void progress_violation(protocol_violation::kind k, std::uint64_t id, std::string_view line);
+
+    /// A call that asked for progress has ended (answered: with a reply): later
+    /// notifications for its token are judged by it.
+    MCP_LOADTEST_DECL void progress_ended(std::uint64_t token, bool answered);
+
     MCP_LOADTEST_DECL static bool may_need_input(std::string_view method) noexcept;
 
     /// Answers a server→client request (legacy) or an input request (modern
@@ -324,7 +342,8 @@ private:
 
     MCP_LOADTEST_DECL void validate_incoming(std::string_view line);
 
-    MCP_LOADTEST_DECL void record_violation(protocol_violation::kind k, std::string_view text, std::size_t size);
+    MCP_LOADTEST_DECL void record_violation(protocol_violation::kind k, std::string_view text, std::size_t size,
+                                            std::uint64_t request_id = 0);
 
     MCP_LOADTEST_DECL void fail_all_pending(outcome o, const std::string& message, bool deferred);
 
@@ -356,6 +375,10 @@ private:
     std::unordered_map<std::uint64_t, expired_call> expired_;
     std::deque<std::uint64_t> expired_order_;
     std::optional<raw_state> raw_;  // the last send_raw (active while its token is pending)
+    std::size_t progress_in_flight_ = 0;  // calls in flight that asked for progress
+    std::unordered_map<std::uint64_t, std::uint64_t> progress_moved_;  // token -> id its call goes on under (input rounds)
+    std::unordered_map<std::uint64_t, bool> progress_ended_;  // tokens of ended calls -> answered with a reply
+    std::deque<std::uint64_t> progress_ended_order_;          // the oldest forgotten first (4096 kept)
     std::unique_ptr<message_validator> validator_;  // strict mode, else null
     std::string validator_version_;
     std::vector<schema_violation> schema_violations_;

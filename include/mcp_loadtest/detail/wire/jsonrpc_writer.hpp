@@ -92,6 +92,13 @@ MCP_LOADTEST_DECL bool rewrite_request_id(std::string& line, std::uint64_t old_i
 MCP_LOADTEST_DECL std::uint32_t write_request(std::string& line, std::uint64_t id, std::string_view method, const json& params,
                                               const json* modern_meta, bool progress);
 
+/// Any other request with its params object already serialized (`params_object`: a JSON
+/// object without a "_meta" member), written over `line`. The era's _meta and the progress
+/// token are spliced in as the first member. Returns where the params object's members start
+/// (0 in the legacy era without progress, as write_request).
+MCP_LOADTEST_DECL std::uint32_t write_request_text(std::string& line, std::uint64_t id, std::string_view method,
+                                                   std::string_view params_object, request_meta meta);
+
 /// A modern request retried after an InputRequiredResult, under a new id:
 /// the answers (inputResponses), the server's requestState echoed, then the
 /// first attempt's params members (`retry_tail`, from params_members_at on).

@@ -106,7 +106,7 @@ MCP_LOADTEST_DECL std::string to_html(const load_report& r) {
                                         format_ms(l.max)};
     };
     std::vector<std::vector<std::string>> rows{latency_row("overall", r.overall)};
-    for (const auto& [tool, st] : r.per_tool) rows.push_back(latency_row("tool " + tool, st));
+    for (const auto& [tool, st] : r.per_tool) rows.push_back(latency_row(detail::scope_label(r, tool), st));
     for (const auto& [step, st] : r.per_step) rows.push_back(latency_row("step " + step, st));
     s += "<h2>Latency</h2>" +
          detail::html_table({"Scope", "Calls", "Errors", "p50", "p95", "p99", "p99.9", "max"}, rows, "latency") +
@@ -156,6 +156,19 @@ MCP_LOADTEST_DECL std::string to_html(const load_report& r) {
     }
     s += "</div>\n";
 
+    if (!r.overall.progress.empty() || r.progress.total() > 0) {
+        rows = {detail::progress_cells("overall", r.overall.progress)};
+        for (const auto& [tool, st] : r.per_tool)
+            if (!st.progress.empty()) rows.push_back(detail::progress_cells(detail::scope_label(r, tool), st.progress));
+        s += "<h2>Progress</h2>" +
+             detail::html_table({"Scope", "Asked", "Got progress", "Notifications", "First p50", "First p99",
+                                 "Broken in flight"},
+                                rows, "progress") +
+             "<p>Progress rules broken: " + std::to_string(r.progress.wrong_token) + " wrong token, " +
+             std::to_string(r.progress.after_result) + " after the result, " +
+             std::to_string(r.progress.not_increasing) + " not increasing.</p>\n";
+    }
+
     // Errors.
     s += "<h2>Errors</h2>";
     rows.clear();
@@ -175,6 +188,7 @@ MCP_LOADTEST_DECL std::string to_html(const load_report& r) {
         s += "</ul>\n";
     };
     sample_list("Protocol violation samples", r.protocol_violation_samples);
+    sample_list("Progress rules broken", r.progress.samples);
     sample_list("Schema violation samples", r.schema_violation_samples);
     if (!r.failures.checks.empty() || !r.failures.exceptions_thrown.empty()) {
         rows.clear();

@@ -40,6 +40,23 @@ MCP_LOADTEST_DECL std::vector<std::string> latency_cells(const std::string& scop
             format_ms(l.p95), format_ms(l.p99), format_ms(l.p999), format_ms(l.max)};
 }
 
+MCP_LOADTEST_DECL std::string scope_label(const load_report& r, const std::string& key) {
+    const std::string head = key.substr(0, key.find(' '));
+    if (head != "tools/call" && r.per_method.count(head)) return key;
+    return "tool " + key;
+}
+
+MCP_LOADTEST_DECL std::vector<std::string> progress_cells(const std::string& scope, const progress_stats& p) {
+    const bool any = p.answered > 0;
+    return {scope,
+            std::to_string(p.asked),
+            std::to_string(p.answered),
+            std::to_string(p.notifications),
+            any ? format_ms(p.time_to_first.p50) : "–",
+            any ? format_ms(p.time_to_first.p99) : "–",
+            std::to_string(p.violations)};
+}
+
 MCP_LOADTEST_DECL std::string process_label(const server_process_report& p) {
     return "server[" + std::to_string(p.session) + "] pid " + std::to_string(p.pid);
 }
@@ -91,11 +108,26 @@ MCP_LOADTEST_DECL std::string to_markdown(const load_report& r) {
     s += "### Latency\n\n" +
          detail::md_header({"Scope", "Calls", "Errors", "p50", "p95", "p99", "p99.9", "max"});
     s += detail::md_row(detail::latency_cells("**overall**", r.overall));
-    for (const auto& [tool, stats] : r.per_tool) s += detail::md_row(detail::latency_cells("tool " + markdown_cell(tool, 80), stats));
+    for (const auto& [tool, stats] : r.per_tool)
+        s += detail::md_row(detail::latency_cells(markdown_cell(detail::scope_label(r, tool), 100), stats));
     for (const auto& [step, stats] : r.per_step) s += detail::md_row(detail::latency_cells("step " + markdown_cell(step, 80), stats));
     s += "\nThroughput " + detail::format_num(r.throughput_rps) + " calls/s; " + std::to_string(r.iterations_completed) +
          " of " + std::to_string(r.iterations_started) + " iterations completed; " + std::to_string(r.dropped) +
          " dropped.\n\n";
+
+    if (!r.overall.progress.empty() || r.progress.total() > 0) {
+        s += "### Progress\n\n" + detail::md_header({"Scope", "Asked", "Got progress", "Notifications", "First p50",
+                                                       "First p99", "Broken in flight"});
+        s += detail::md_row(detail::progress_cells("**overall**", r.overall.progress));
+        for (const auto& [tool, stats] : r.per_tool)
+            if (!stats.progress.empty())
+                s += detail::md_row(detail::progress_cells(markdown_cell(detail::scope_label(r, tool), 100), stats.progress));
+        s += "\nProgress rules broken: " + std::to_string(r.progress.wrong_token) + " wrong token, " +
+             std::to_string(r.progress.after_result) + " after the result, " + std::to_string(r.progress.not_increasing) +
+             " not increasing.\n\n";
+        for (const auto& x : r.progress.samples) s += "- " + markdown_cell(x, 300) + "\n";
+        if (!r.progress.samples.empty()) s += "\n";
+    }
 
     s += "### Errors\n\n";
     if (r.overall.outcomes.errors() == 0 && r.failures.empty() && r.protocol_violations == 0 &&

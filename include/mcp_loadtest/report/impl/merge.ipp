@@ -233,6 +233,10 @@ MCP_LOADTEST_DECL load_report merge_reports(std::span<const load_report> reports
         out.late_replies += r.late_replies;
         out.protocol_violations += r.protocol_violations;
         detail::add_samples(out.protocol_violation_samples, r.protocol_violation_samples, k);
+        out.progress.wrong_token += r.progress.wrong_token;
+        out.progress.after_result += r.progress.after_result;
+        out.progress.not_increasing += r.progress.not_increasing;
+        detail::add_samples(out.progress.samples, r.progress.samples, k);
         out.schema_violations += r.schema_violations;
         detail::add_samples(out.schema_violation_samples, r.schema_violation_samples, k);
         out.coverage.merge(r.coverage);

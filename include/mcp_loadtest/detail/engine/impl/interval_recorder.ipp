@@ -16,17 +16,21 @@
 
 namespace mcp_loadtest::detail {
 
-MCP_LOADTEST_DECL void interval_recorder::record(std::size_t index, std::string_view tool, std::chrono::nanoseconds latency) {
+MCP_LOADTEST_DECL void interval_recorder::record(std::size_t index, std::string_view method, std::string_view tool,
+                                                  std::chrono::nanoseconds latency) {
     if (index > current_) close_until(index);
-    if (tool.empty()) {
+    if (tool.empty() && method.empty()) {
         untagged_.record(latency);
         return;
     }
-    if (!last_histogram_ || !same_text(tool, last_tool_)) {
-        auto found = per_tool_.find(tool);
-        if (found == per_tool_.end()) found = per_tool_.emplace(std::string(tool), latency_histogram{}).first;
+    if (!last_histogram_ || !same_text(tool, last_tool_) || !same_text(method, last_method_)) {
+        auto by_tool = per_tool_.find(tool);
+        if (by_tool == per_tool_.end()) by_tool = per_tool_.emplace(std::string(tool), per_method{}).first;
+        auto found = by_tool->second.find(method);
+        if (found == by_tool->second.end()) found = by_tool->second.emplace(std::string(method), latency_histogram{}).first;
         last_histogram_ = &found->second;  // std::map's nodes stay put
         last_tool_.assign(tool);
+        last_method_.assign(method);
     }
     last_histogram_->record(latency);
 }
@@ -56,15 +60,17 @@ MCP_LOADTEST_DECL void interval_recorder::close_current(std::chrono::nanoseconds
         if (!h.empty()) h.reset();  // keeps the counters: no allocation after the first interval
     };
     // "" is every call: the tools' histograms merged (exact), once per interval, not a record per call.
-    for (auto& [tool, h] : per_tool_)
-        if (!h.empty()) all_.merge(h);
+    for (auto& [tool, methods] : per_tool_)
+        for (auto& [method, h] : methods)
+            if (!h.empty()) all_.merge(h);
     if (!untagged_.empty()) {
         all_.merge(untagged_);
         untagged_.reset();
     }
     close(std::string(), all_);
-    for (auto& [tool, h] : per_tool_)
-        if (!h.empty()) close(tool, h);
+    for (auto& [tool, methods] : per_tool_)
+        for (auto& [method, h] : methods)
+            if (!h.empty()) close(per_tool_key(method, tool), h);
 }
 
 }  // namespace mcp_loadtest::detail

@@ -341,21 +341,31 @@ MCP_LOADTEST_DECL void load_engine::prepare_mix_call(const mix_body& body, std::
     const weighted_call& c = body.state->calls.calls()[choice];
     session_core* const core = &session_core_access::of(s);
     call.result = nullptr;
+    call_options options = body.options;
+    options.progress = options.progress || c.progress;
+    const bool tool_call = c.is_tool_call();
     if (!c.generate) {
         // Fixed arguments: referred to, not copied, and a call like this user's last
         // one is only given its new id.
         const arguments args(body.state->fixed_args[choice]);
-        if (call.written_choice == choice && call.core == core && refill_tool_call(*core, call.request, c.tool, args))
+        if (call.written_choice == choice && call.core == core &&
+            (tool_call ? refill_tool_call(*core, call.request, c.tool, args) : refill_request(*core, call.request)))
             return;
         call.written_choice = static_cast<std::size_t>(-1);  // until the line is whole again
         call.core = core;
-        fill_tool_call(*core, call.request, c.tool, args, body.options);
+        if (tool_call) fill_tool_call(*core, call.request, c.tool, args, options);
+        else fill_request(*core, call.request, c.method, body.state->names[choice], args, options);
         call.written_choice = choice;
     } else {
         call.written_choice = static_cast<std::size_t>(-1);
         call.core = core;
-        fill_tool_call(*core, call.request, c.tool, arguments(raw_json::from(c.generate(it.index(), it.rng()))),
-                       body.options);
+        const json generated = c.generate(it.index(), it.rng());
+        if (tool_call) {
+            fill_tool_call(*core, call.request, c.tool, arguments(raw_json::from(generated)), options);
+        } else {
+            const std::string name = request_name(c.method, c.tool, generated);
+            fill_request(*core, call.request, c.method, name, arguments(raw_json::from(generated)), options);
+        }
     }
     call.request.keep_reply = false;  // record_call reads the outcome and the names only
 }
@@ -395,13 +405,14 @@ MCP_LOADTEST_DECL void load_engine::record_call(const iteration& it, const call_
     const auto add = [&](call_stats& s) {
         s.outcomes.add(r.outcome);
         if (r.outcome != outcome::cancelled) s.histogram.record(latency);
+        if (r.progress_requested) s.progress.add(r.progress_notifications, r.first_progress, r.progress_violations);
     };
     add(report_.overall);
-    add(cell_of(r.tool.empty() ? r.method : r.tool, r.method));
+    add(cell_of(r.tool, r.method));
     if (!step.empty()) add(step_stats(step));
     if (!stages_.empty()) add(stages_[std::min(ctx.stage, stages_.size() - 1)].stats);
     if (r.outcome != outcome::cancelled)
-        intervals_.record(static_cast<std::size_t>((end - start_) / options_.timeline_bucket), r.tool, latency);
+        intervals_.record(static_cast<std::size_t>((end - start_) / options_.timeline_bucket), r.method, r.tool, latency);
     auto& point = timeline_at(end);
     ++point.completed;
     if (!r.ok()) ++point.errors;
@@ -444,7 +455,7 @@ MCP_LOADTEST_DECL call_stats& load_engine::cell_of(std::string_view tool_key, st
 MCP_LOADTEST_DECL void load_engine::merge_cells() {
     for (const auto& [tool, methods] : cells_)
         for (const auto& [method, stats] : methods) {
-            report_.per_tool[tool].merge(stats);
+            report_.per_tool[per_tool_key(method, tool)].merge(stats);
             report_.per_method[method].merge(stats);
         }
     cells_.clear();
@@ -491,7 +502,7 @@ MCP_LOADTEST_DECL void load_engine::judge_breach(clock::time_point now, std::chr
     so_far.overall = report_.overall;
     so_far.overall.finalize();
     for (const auto& [tool, methods] : cells_)
-        for (const auto& [method, stats] : methods) so_far.per_tool[tool].merge(stats);
+        for (const auto& [method, stats] : methods) so_far.per_tool[per_tool_key(method, tool)].merge(stats);
     for (auto& [name, s] : so_far.per_tool) s.finalize();
     so_far.per_step = report_.per_step;
     for (auto& [name, s] : so_far.per_step) s.finalize();
@@ -703,9 +714,16 @@ MCP_LOADTEST_DECL void load_engine::finish_report(clock::duration elapsed, std::
         const auto& s = sessions_[i];
         r.late_replies += s.late_replies().size();
         r.protocol_violations += s.stats().protocol_violations;
-        for (const auto& v : s.protocol_violations())
-            if (r.protocol_violation_samples.size() < 10)
-                r.protocol_violation_samples.push_back("server[" + std::to_string(i) + "] " + v.describe());
+        for (const auto& v : s.protocol_violations()) {
+            using kind = protocol_violation::kind;
+            const bool progress = v.what == kind::progress_wrong_token || v.what == kind::progress_after_result ||
+                                  v.what == kind::progress_not_increasing;
+            auto& samples = progress ? r.progress.samples : r.protocol_violation_samples;
+            if (samples.size() < 10) samples.push_back("server[" + std::to_string(i) + "] " + v.describe());
+        }
+        r.progress.wrong_token += s.stats().progress_wrong_token;
+        r.progress.after_result += s.stats().progress_after_result;
+        r.progress.not_increasing += s.stats().progress_not_increasing;
         r.coverage.merge(s.coverage());
         r.schema_violations += s.stats().schema_violations;
         for (const auto& v : s.schema_violations())

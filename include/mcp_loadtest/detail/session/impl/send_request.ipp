@@ -44,9 +44,37 @@ MCP_LOADTEST_DECL bool refill_tool_call(session_core& c, session_core::request_l
                                         const arguments& args) {
     if (req.options.progress) return false;
     if (c.strict()) c.check_arguments(name, args.text());
+    return refill_request(c, req);
+}
+
+MCP_LOADTEST_DECL bool refill_request(session_core& c, session_core::request_line& req) {
+    if (req.options.progress) return false;
     if (!rewrite_request_id(req.line, req.id, c.last_id() + 1)) return false;
     req.id = c.next_id();
     return true;  // start_request leaves the names in req (session_core.hpp)
+}
+
+MCP_LOADTEST_DECL void fill_request(session_core& c, session_core::request_line& req, std::string_view method,
+                                    std::string_view name, const arguments& params, const call_options& options) {
+    req.id = c.next_id();
+    if (!same_text(req.method, method)) req.method.assign(method);
+    if (!same_text(req.tool, name)) req.tool.assign(name);
+    req.options = options;
+    req.param_headers.clear();
+    req.raw = false;
+    req.keep_reply = true;
+    const bool modern = c.era() == protocol_era::modern;
+    if (params.text().find("\"_meta\"") != std::string::npos) {
+        // The caller's own _meta is merged with the era's: through the JSON writer.
+        req.line.clear();  // write_request appends
+        req.params_members_at = write_request(req.line, req.id, method, json::parse(params.text()),
+                                              modern ? &c.modern_meta() : nullptr, options.progress);
+        return;
+    }
+    request_meta meta;
+    meta.modern_members = modern ? &c.meta_members() : nullptr;
+    meta.progress = options.progress;
+    req.params_members_at = write_request_text(req.line, req.id, method, params.text(), meta);
 }
 
 MCP_LOADTEST_DECL asio::awaitable<call_result> send_request(session_core& c, std::string_view method, const json& params,

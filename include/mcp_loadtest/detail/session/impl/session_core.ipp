@@ -12,12 +12,15 @@
 #include <mcp_loadtest/detail/wire/wire_text.hpp>
 
 #include <algorithm>
+#include <charconv>
 #include <chrono>
+#include <deque>
 #include <functional>
 #include <memory>
 #include <stdexcept>
 #include <string>
 #include <string_view>
+#include <system_error>
 #include <unordered_map>
 #include <utility>
 #include <vector>
@@ -133,6 +136,11 @@ MCP_LOADTEST_DECL void session_core::start_request(request_line&& req, call_comp
     p.in_grace = false;
     p.cancel_on_timeout = req.options.cancel_on_timeout;
     p.progress = 0;
+    p.progress_violations = 0;
+    p.progress_token = req.options.progress ? id : 0;
+    p.first_progress_at = {};
+    p.last_progress = 0;
+    if (p.progress_token) ++progress_in_flight_;
     p.input_rounds = 0;
     p.keep_reply = req.keep_reply;
     p.deadline = now + timeout;
@@ -349,6 +357,14 @@ MCP_LOADTEST_DECL call_result& session_core::result_of(std::uint64_t id, pending
     r.error_code = 0;
     r.message.clear();
     r.progress_notifications = p.progress;
+    r.progress_violations = p.progress_violations;
+    r.progress_requested = p.progress_token != 0;
+    r.first_progress = p.progress > 0 ? std::chrono::nanoseconds(p.first_progress_at - p.sent_at) : std::chrono::nanoseconds(0);
+    if (p.progress_token) {
+        --progress_in_flight_;
+        if (p.progress_token != id) progress_moved_.erase(p.progress_token);
+        progress_ended(p.progress_token, false);
+    }
     r.input_rounds = p.input_rounds;
     r.http_status = 0;
     r.raw.clear();
@@ -730,6 +746,7 @@ MCP_LOADTEST_DECL void session_core::finish_pending(pending_entry& entry, outcom
         r.outcome = o;
         if (!message.empty()) r.message = std::move(message);
     }
+    if (p.progress_token && !line.empty()) progress_ended_[p.progress_token] = true;  // answered: no more progress
     if (validator_ && !line.empty() && !is_raw(id)) validate_reply(r, line, payload_text);
     if (!is_raw(id)) note_call(r, payload_text);
     p.completion.complete(std::move(r));
@@ -748,16 +765,92 @@ MCP_LOADTEST_DECL void session_core::handle_notification(const envelope& env, st
         } catch (const std::exception&) {
         }
     }
-    if (n.method == "notifications/progress" && n.params.is_object()) {
-        const auto token = n.params.find("progressToken");
-        if (token != n.params.end() && token->is_number_unsigned()) {
-            if (pending_entry* entry = pending_.find(token->get<std::uint64_t>())) ++entry->value.progress;
-        }
-    }
+    if (n.method == "notifications/progress" && n.params.is_object()) handle_progress(n.params, line);
     if (options_.on_notification) options_.on_notification(n);
     if (options_.notification_history > 0) {
         if (notifications_.size() >= options_.notification_history) notifications_.pop_front();
         notifications_.push_back(std::move(n));
+    }
+}
+
+MCP_LOADTEST_DECL session_core::pending_call* session_core::progress_call(std::uint64_t token, std::uint64_t& id) {
+    if (pending_entry* entry = pending_.find(token); entry && entry->value.progress_token == token) {
+        id = token;
+        return &entry->value;
+    }
+    if (const auto moved = progress_moved_.find(token); moved != progress_moved_.end())
+        if (pending_entry* entry = pending_.find(moved->second); entry && entry->value.progress_token == token) {
+            id = moved->second;
+            return &entry->value;
+        }
+    return nullptr;
+}
+
+MCP_LOADTEST_DECL void session_core::handle_progress(const json& params, std::string_view line) {
+    using kind = protocol_violation::kind;
+    const auto token = params.find("progressToken");
+    std::uint64_t id = 0;
+    if (token != params.end() && token->is_number_unsigned()) {
+        const auto t = token->get<std::uint64_t>();
+        if (pending_call* p = progress_call(t, id)) {
+            const auto value = params.find("progress");
+            const bool numeric = value != params.end() && value->is_number();
+            const double v = numeric ? value->get<double>() : 0;
+            if (p->progress++ == 0) {
+                p->first_progress_at = clock::now();
+            } else if (numeric && !(v > p->last_progress)) {
+                ++p->progress_violations;
+                progress_violation(kind::progress_not_increasing, id, line);
+            }
+            if (numeric) p->last_progress = std::max(p->last_progress, v);
+            return;
+        }
+        if (const auto ended = progress_ended_.find(t); ended != progress_ended_.end()) {
+            // A call that ended without a reply (hang, cancel): the server may still be at it.
+            if (ended->second) progress_violation(kind::progress_after_result, t, line);
+            return;
+        }
+    }
+    // A token no call in flight asked under. Named when it is a request's own token sent back as
+    // another JSON type ("7", 7.0), else when only one call in flight asked for progress.
+    std::uint64_t as_number = 0;
+    bool candidate = false;
+    if (token != params.end() && token->is_string()) {
+        const std::string& text = token->get_ref<const std::string&>();
+        const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), as_number);
+        candidate = ec == std::errc() && end == text.data() + text.size() && !text.empty();
+    } else if (token != params.end() && token->is_number_float()) {
+        const double d = token->get<double>();
+        candidate = d >= 1 && d < 1e18 && d == static_cast<double>(static_cast<std::uint64_t>(d));
+        as_number = candidate ? static_cast<std::uint64_t>(d) : 0;
+    }
+    pending_call* p = candidate ? progress_call(as_number, id) : nullptr;
+    if (!p && progress_in_flight_ == 1) {
+        pending_.for_each([&](const pending_entry& e) {
+            if (e.value.progress_token) id = e.id;
+        });
+        if (pending_entry* entry = pending_.find(id)) p = &entry->value;
+    }
+    if (p) ++p->progress_violations;
+    else id = 0;
+    progress_violation(kind::progress_wrong_token, id, line);
+}
+
+MCP_LOADTEST_DECL void session_core::progress_violation(protocol_violation::kind k, std::uint64_t id, std::string_view line) {
+    using kind = protocol_violation::kind;
+    if (k == kind::progress_wrong_token) ++stats_.progress_wrong_token;
+    else if (k == kind::progress_after_result) ++stats_.progress_after_result;
+    else ++stats_.progress_not_increasing;
+    record_violation(k, line, line.size(), id);
+}
+
+MCP_LOADTEST_DECL void session_core::progress_ended(std::uint64_t token, bool answered) {
+    if (progress_ended_.insert_or_assign(token, answered).second) {
+        progress_ended_order_.push_back(token);
+        if (progress_ended_order_.size() > 4096) {
+            progress_ended_.erase(progress_ended_order_.front());
+            progress_ended_order_.pop_front();
+        }
     }
 }
 
@@ -832,8 +925,9 @@ MCP_LOADTEST_DECL bool session_core::answer_input_required(pending_entry& entry,
     if (auto state = result.find("requestState"); state != result.end() && state->is_string())
         request_state = &state->get_ref<const std::string&>();
     write_input_retry(line, id, p.result.method, responses, request_state, p.retry_tail);
-    // The same call continues under the new id: same deadline, same caller.
+    // The same call continues under the new id: same deadline, same caller (and progress token).
     pending_call& moved = pending_.insert(id, pending_.take(*still)).value;
+    if (moved.progress_token) progress_moved_[moved.progress_token] = id;
     schedule_deadline(moved.deadline, id);
     if (auto slot = moved.completion.slot(); slot.is_connected()) {
         slot.assign([weak = weak_from_this(), id](asio::cancellation_type) {
@@ -939,10 +1033,11 @@ MCP_LOADTEST_DECL void session_core::validate_incoming(std::string_view line) {
     keep(found);
 }
 
-MCP_LOADTEST_DECL void session_core::record_violation(protocol_violation::kind k, std::string_view text, std::size_t size) {
+MCP_LOADTEST_DECL void session_core::record_violation(protocol_violation::kind k, std::string_view text, std::size_t size,
+                                                       std::uint64_t request_id) {
     ++stats_.protocol_violations;
     if (violations_.size() >= 100) return;
-    violations_.push_back({k, truncate_for_message(text), size ? size : text.size(), clock::now() - started_at_});
+    violations_.push_back({k, truncate_for_message(text), size ? size : text.size(), clock::now() - started_at_, request_id});
 }
 
 MCP_LOADTEST_DECL void session_core::fail_all_pending(outcome o, const std::string& message, bool deferred) {

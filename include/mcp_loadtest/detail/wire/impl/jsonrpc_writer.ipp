@@ -173,6 +173,38 @@ MCP_LOADTEST_DECL std::uint32_t write_request(std::string& line, std::uint64_t i
     return members_at;
 }
 
+MCP_LOADTEST_DECL std::uint32_t write_request_text(std::string& line, std::uint64_t id, std::string_view method,
+                                                    std::string_view params_object, request_meta meta) {
+    line.clear();
+    begin_request(line, id, method);
+    line += R"(,"params":)";
+    if (!meta.modern_members && !meta.progress) {
+        line += params_object;
+        line += "}\n";
+        return 0;
+    }
+    line += '{';
+    const auto members_at = static_cast<std::uint32_t>(line.size());
+    line += R"("_meta":{)";
+    bool first = true;
+    if (meta.modern_members && !meta.modern_members->empty()) {
+        line += *meta.modern_members;
+        first = false;
+    }
+    if (meta.progress) {
+        if (!first) line += ',';
+        line += R"("progressToken":)";
+        append_uint(line, id);
+    }
+    line += '}';
+    std::string_view rest = params_object.substr(std::min<std::size_t>(params_object.find('{') + 1, params_object.size()));
+    const std::size_t content = rest.find_first_not_of(" \t\r\n");
+    if (content != std::string_view::npos && rest[content] != '}') line += ',';
+    line += rest;
+    line += "}\n";
+    return members_at;
+}
+
 MCP_LOADTEST_DECL void write_input_retry(std::string& line, std::uint64_t id, std::string_view method,
                                           const json& input_responses, const std::string* request_state,
                                           std::string_view retry_tail) {
