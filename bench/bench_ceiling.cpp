@@ -66,7 +66,7 @@ int main(int argc, char** argv) {
     mlt::ceiling_report last;
     std::vector<configuration> configurations;
     {
-        // The suite's case: p90, steps of 0.5 s at least; the growth tries 100, 200, 400/s.
+        // p90, steps of 0.5 s at least; the growth tries 100, 200, 400/s.
         configuration c{"300/s (3 workers x 10 ms), p90 <= 30 ms, min_step 0.5 s", 3, 10, {}, {}};
         c.slo.p90 = 30ms;
         c.search = {.start_rate = 100, .max_rate = 5000, .min_step = 500ms, .budget = 60s};

