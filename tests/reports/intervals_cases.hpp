@@ -74,7 +74,7 @@ inline mlt::load_report synthetic(std::int64_t start_ns, const std::vector<std::
             s->outcomes.add(mlt::outcome::ok);
             s->histogram.record(d);
         }
-        rec.record(i * 3 / values_us.size(), tool, d);
+        rec.record(i * 3 / values_us.size(), "tools/call", tool, d);
     }
     r.timeline.resize(3);
     for (std::size_t i = 0; i < 3; ++i) r.timeline[i] = {static_cast<double>(i), values_us.size() / 3, 0, 0};
