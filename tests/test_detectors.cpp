@@ -21,4 +21,5 @@ using mlt_test::fixture;
 #include "detectors/session_churn_cases.hpp"
 #include "detectors/hang_evidence_cases.hpp"
 #include "detectors/load_paths_cases.hpp"
+#include "detectors/doctor_cases.hpp"
 #endif

@@ -571,6 +571,48 @@ MCP_LOADTEST_CASE("a server that exits at once with code 0 is diagnosed as such"
     }
 }
 
+MCP_LOADTEST_CASE("connect_error names an exit before initialize and the lines written to stdout before it") {
+    mlt::stdio_server banner{mlt_test::python, {"-c", "import sys; print('Starting my server v2', flush=True); "
+                                                      "sys.stderr.write('no API key\\n'); sys.exit(2)"}};
+    banner.stderr_to = mlt::stderr_mode::capture;
+    try {
+        auto s = co_await mlt::connect(banner);
+        FAIL("connect should have thrown");
+    } catch (const mlt::connect_error& e) {
+        const std::string what = e.what();
+        CHECK(what.find("exited with code 2 before answering initialize") != std::string::npos);
+        CHECK(what.find("no API key") != std::string::npos);
+        CHECK(what.find("1 line(s) to stdout that are not JSON-RPC") != std::string::npos);
+        CHECK(what.find("\"Starting my server v2\"") != std::string::npos);
+    }
+}
+
+MCP_LOADTEST_CASE("connect_error suspects Python's buffered stdout when initialize goes unanswered") {
+    auto buffered = fixture("buffered_stdout_server.py");
+    buffered.env["PYTHONUNBUFFERED"] = "";  // empty: unset, for Python and for the hint
+    buffered.startup_timeout = 500ms;
+    try {
+        auto s = co_await mlt::connect(buffered);
+        FAIL("connect should have thrown");
+    } catch (const mlt::connect_error& e) {
+        CHECK(e.result.outcome == mlt::outcome::hang);
+        CHECK(std::string(e.what()).find("without -u or PYTHONUNBUFFERED") != std::string::npos);
+    }
+    buffered.env["PYTHONUNBUFFERED"] = "1";  // the cure, and no suspicion
+    auto s = co_await mlt::connect(buffered);
+    MCP_CHECK_OK(co_await s.ping());
+    co_await s.close();
+    auto slow = fixture("slow_init_server.py", {"--delay-ms", "5000"});
+    slow.args.insert(slow.args.begin(), "-u");
+    slow.startup_timeout = 300ms;
+    try {
+        auto w = co_await mlt::connect(slow);
+        FAIL("connect should have thrown");
+    } catch (const mlt::connect_error& e) {
+        CHECK(std::string(e.what()).find("PYTHONUNBUFFERED") == std::string::npos);
+    }
+}
+
 MCP_LOADTEST_CASE("environment and working directory reach the server") {
     mlt::stdio_server server{mlt_test::python, {"-c", R"(
 import json, os, sys

@@ -24,6 +24,7 @@
 #include <mcp_loadtest/socket.hpp>
 #include <mcp_loadtest/network.hpp>
 #include <mcp_loadtest/server_process.hpp>
+#include <mcp_loadtest/doctor.hpp>
 #include <mcp_loadtest/process_audit.hpp>
 #include <mcp_loadtest/when_all.hpp>
 #include <mcp_loadtest/combinators.hpp>

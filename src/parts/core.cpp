@@ -11,6 +11,9 @@
 #include <mcp_loadtest/detail/os/posix/impl/native_handle.ipp>
 #include <mcp_loadtest/detail/os/windows/impl/child_process.ipp>
 #include <mcp_loadtest/detail/os/windows/impl/native_handle.ipp>
+#include <mcp_loadtest/detail/os/posix/impl/command_lookup.ipp>
+#include <mcp_loadtest/detail/os/windows/impl/command_lookup.ipp>
+#include <mcp_loadtest/detail/transport/impl/command_output.ipp>
 #include <mcp_loadtest/detail/text/impl/command_text.ipp>
 #include <mcp_loadtest/detail/session/impl/completion.ipp>
 #include <mcp_loadtest/detail/testing/impl/current_case.ipp>
@@ -23,6 +26,7 @@
 #include <mcp_loadtest/detail/wire/impl/http1.ipp>
 #include <mcp_loadtest/detail/transport/impl/http_exchange.ipp>
 #include <mcp_loadtest/detail/transport/impl/http_pool.ipp>
+#include <mcp_loadtest/detail/text/impl/interpreter_text.ipp>
 #include <mcp_loadtest/detail/engine/impl/interval_recorder.ipp>
 #include <mcp_loadtest/detail/wire/impl/json_scan.ipp>
 #include <mcp_loadtest/detail/wire/impl/jsonrpc_writer.ipp>
@@ -85,6 +89,7 @@
 #include <mcp_loadtest/impl/client_options.ipp>
 #include <mcp_loadtest/impl/combinators.ipp>
 #include <mcp_loadtest/impl/coverage.ipp>
+#include <mcp_loadtest/impl/doctor.ipp>
 #include <mcp_loadtest/impl/hang_evidence.ipp>
 #include <mcp_loadtest/impl/iteration.ipp>
 #include <mcp_loadtest/impl/json.ipp>

@@ -71,6 +71,10 @@ struct modern_probe {
     server_identity identity;
 };
 
+/// For a failed opening's message: the lines that were not JSON-RPC the server
+/// wrote before it failed (a banner or a log on stdout), or empty.
+MCP_LOADTEST_DECL std::string stdout_noise_note(const session_core& c);
+
 /// The legacy opening: initialize, then notifications/initialized.
 MCP_LOADTEST_DECL asio::awaitable<server_identity> initialize_within(session_core& c, opening_budget& budget);
 

@@ -9,9 +9,11 @@
 
 #include <mcp_loadtest/detail/clock.hpp>
 #include <mcp_loadtest/detail/os/child_process.hpp>
+#include <mcp_loadtest/detail/os/command_lookup.hpp>
 #include <mcp_loadtest/detail/os/pipe_stream.hpp>
 #include <mcp_loadtest/detail/os/sigpipe.hpp>
 #include <mcp_loadtest/detail/transport/line_transport.hpp>
+#include <mcp_loadtest/detail/text/interpreter_text.hpp>
 #include <mcp_loadtest/detail/text/truncate_for_message.hpp>
 #include <mcp_loadtest/process_audit.hpp>
 #include <mcp_loadtest/server.hpp>
@@ -60,6 +62,9 @@ public:
 
     /// A hint pointing at the server's stderr, for error messages.
     [[nodiscard]] MCP_LOADTEST_DECL std::string failure_hint() const override;
+
+    /// A Python server without -u or PYTHONUNBUFFERED: its replies may wait in its stdout buffer.
+    [[nodiscard]] MCP_LOADTEST_DECL std::string unanswered_hint() const override;
 
 private:
     MCP_LOADTEST_DECL void start();

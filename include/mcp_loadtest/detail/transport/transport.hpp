@@ -96,6 +96,10 @@ public:
     /// Extra context for a failure message (e.g. the server's stderr tail).
     [[nodiscard]] virtual std::string failure_hint() const { return {}; }
     [[nodiscard]] virtual std::string stderr_tail(std::size_t /*max*/) const { return {}; }
+    /// For a message about an opening left unanswered: what about how the
+    /// server was started could explain it (stdio: a Python server whose stdout
+    /// is block-buffered), else empty. Asked on failure only.
+    [[nodiscard]] virtual std::string unanswered_hint() const { return {}; }
     /// For hang messages: " The server has stopped reading: ..." when our
     /// writes to it have made no progress for a while, else empty.
     [[nodiscard]] virtual std::string send_stall_hint() const { return {}; }

@@ -88,6 +88,24 @@ MCP_LOADTEST_DECL server_identity identity_from_discover(const json& result, con
     return id;
 }
 
+MCP_LOADTEST_DECL std::string stdout_noise_note(const session_core& c) {
+    std::size_t lines = 0;
+    const protocol_violation* first = nullptr;
+    for (const auto& v : c.violations()) {
+        using k = protocol_violation::kind;
+        if (v.what != k::non_json_line && v.what != k::not_jsonrpc && v.what != k::oversized_message &&
+            v.what != k::batch)
+            continue;
+        ++lines;
+        if (!first) first = &v;
+    }
+    if (!first) return {};
+    return " Before that it wrote " + std::to_string(lines) + " line(s) to " +
+           (c.wire().kind() == "stdio" ? std::string("stdout") : std::string("the connection")) +
+           " that are not JSON-RPC messages (the first: \"" + truncate_for_message(first->sample, 160) +
+           "\"): that channel carries the protocol only; write logs and banners to stderr.";
+}
+
 MCP_LOADTEST_DECL asio::awaitable<server_identity> initialize_within(session_core& c, opening_budget& budget) {
     c.use_legacy_era();
     const client_options& o = c.options();
@@ -116,10 +134,15 @@ MCP_LOADTEST_DECL asio::awaitable<server_identity> initialize_within(session_cor
                            ? std::string("check that it reads newline-delimited JSON-RPC on stdin and "
                                          "writes replies to stdout.")
                            : std::string("check that the URL is the server's MCP endpoint.")) +
-                      c.failure_hint();
+                      c.wire().unanswered_hint() + c.failure_hint();
                 break;
             case outcome::crash:
             case outcome::disconnected:
+                if (r.outcome == outcome::crash && c.wire().kind() == "stdio" && c.wire().exit().exited) {
+                    why = who + " " + c.wire().exit().describe() + " before answering initialize." + c.failure_hint() +
+                          " Hint: run the command by hand to see why it exits.";
+                    break;
+                }
                 why = who + " failed during initialize: " + r.message;
                 if (r.message.find("Hint:") == std::string::npos)
                     why += c.wire().kind() == "stdio" ? " Hint: run the command by hand to see why it exits."
@@ -128,6 +151,7 @@ MCP_LOADTEST_DECL asio::awaitable<server_identity> initialize_within(session_cor
                 break;
             default: why = who + " rejected initialize: " + r.describe(); break;
         }
+        why += stdout_noise_note(c);
         throw connect_error(why, std::move(r));
     }
     server_identity id;

@@ -118,6 +118,16 @@ MCP_LOADTEST_DECL std::string stdio_transport::failure_hint() const {
     }
 }
 
+MCP_LOADTEST_DECL std::string stdio_transport::unanswered_hint() const {
+    const interpreter_kind kind = interpreter_of(server_.command);
+    if (kind != interpreter_kind::python && kind != interpreter_kind::uv) return {};
+    if (kind == interpreter_kind::python && python_unbuffered_flag(server_.args)) return {};
+    if (const auto v = server_environment_value(server_, "PYTHONUNBUFFERED"); v && !v->empty()) return {};
+    return " It is a Python server started without -u or PYTHONUNBUFFERED: a reply print()ed without flush waits "
+           "in its stdout buffer (8 KiB on a pipe). Set PYTHONUNBUFFERED=1 in stdio_server.env, or run the "
+           "checklist of mcp_loadtest::doctor(server), which confirms it.";
+}
+
 MCP_LOADTEST_DECL void stdio_transport::start() {
     ignore_sigpipe_once();
     // Captured to a file: the server writes it itself. Tee'd, or captured to
