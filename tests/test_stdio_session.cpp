@@ -122,6 +122,27 @@ MCP_LOADTEST_CASE("echo server: list_tools follows every pagination cursor") {
     co_await s.close();
 }
 
+MCP_LOADTEST_CASE("echo server: a repeated list cursor is reported as malformed rather than followed round") {
+    // The last page's nextCursor is the first page's again (fixtures/mcp_fixture.py --repeat-cursor):
+    // followed blindly, the fixture sends the list round 10 times and the listing would end ok.
+    auto server = fixture("echo_server.py", {"--page-size", "2", "--tools", "9", "--repeat-cursor"});
+    auto s = co_await mlt::connect(server);
+    auto tools = co_await s.list_tools();
+    CHECK(tools.status.outcome == mlt::outcome::malformed);
+    CHECK(tools.pages == 8);  // pages 0, 2, ..., 14: the last one's cursor "2" came after page 0
+    CHECK(tools.size() == 6 + 9);
+    CHECK(tools.status.message.find("tools/list returned the cursor \"2\" twice") != std::string::npos);
+    // Every list method follows its cursors the same way (3 resources, 2 a page: "2" comes back).
+    auto resources = co_await s.list_resources();
+    CHECK(resources.status.outcome == mlt::outcome::malformed);
+    CHECK(resources.pages == 2);
+    CHECK(resources.status.message.find("resources/list returned the cursor \"2\" twice") != std::string::npos);
+    // The session is unharmed.
+    auto echo = co_await s.call_tool("echo", mlt::args("message", "still here"));
+    MCP_CHECK_OK(echo);
+    co_await s.close();
+}
+
 MCP_LOADTEST_CASE("echo server: 1000 calls in flight on one pipe are correlated by id") {
     auto server = fixture("echo_server.py");
     auto s = co_await mlt::connect(server);

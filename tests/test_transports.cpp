@@ -475,6 +475,97 @@ MCP_LOADTEST_CASE("http: every misbehaving server ends in a bounded, classified 
     }
 }
 
+namespace {
+
+std::size_t occurrences(const std::string& haystack, const std::string& needle) {
+    std::size_t n = 0;
+    for (auto at = haystack.find(needle); at != std::string::npos; at = haystack.find(needle, at + needle.size())) ++n;
+    return n;
+}
+
+// The launched server's stderr once it holds `needle` (it arrives in its own time), waiting at most 5 s.
+// A string literal: coroutine parameters stay trivially copyable (GCC 12).
+asio::awaitable<std::string> stderr_once_it_says(const mlt::server_process& proc, const char* needle) {
+    asio::steady_timer t(co_await asio::this_coro::executor);
+    std::string tail = proc.stderr_tail(64 * 1024);
+    for (const auto until = std::chrono::steady_clock::now() + 5s;
+         !contains(tail, needle) && std::chrono::steady_clock::now() < until;) {
+        t.expires_after(20ms);
+        co_await t.async_wait(asio::use_awaitable);
+        tail = proc.stderr_tail(64 * 1024);
+    }
+    co_return tail;
+}
+
+}  // namespace
+
+MCP_LOADTEST_CASE("http: a reply stream that ends early is resumed with Last-Event-ID, at most 5 times a call") {
+    mlt::call_options ten_seconds;
+    ten_seconds.timeout = 10s;
+    {
+        // Each stream carries `retry: 20` and one event id, then ends; the 3rd resumption brings the
+        // response. The fixture answers 400 to an id it did not give: each GET names the latest one.
+        auto cmd = quiet(fixture("http_server.py", {"--misbehave", "cut-sse-resumable", "--resume-answers-after", "3"}));
+        auto proc = co_await mlt::launch(cmd);
+        auto s = co_await mlt::connect(http_at(proc));
+        auto r = co_await s.call_tool("echo", mlt::args("message", "x"), ten_seconds);
+        MCP_CHECK_OK(r);
+        CHECK(r.text() == "resumed 3 times");
+        auto again = co_await s.call_tool("echo", mlt::args("message", "y"), ten_seconds);  // per call
+        CHECK(again.text() == "resumed 3 times");
+        co_await s.close();
+        co_await proc.close();
+    }
+    // A server that never brings the response: 5 resumptions, then the call is disconnected
+    // (well before its 10 s deadline, which an unbounded resumption would run into as a hang).
+    auto cmd = quiet(fixture("http_server.py", {"--misbehave", "cut-sse-resumable"}));
+    auto proc = co_await mlt::launch(cmd);
+    auto s = co_await mlt::connect(http_at(proc));
+    auto r = co_await s.call_tool("echo", mlt::args("message", "x"), ten_seconds);
+    CHECK(r.outcome == mlt::outcome::disconnected);
+    CHECK(contains(r.message, "resuming with Last-Event-ID did not bring it either"));
+    const std::string log = co_await stderr_once_it_says(proc, "resumption 5 of");
+    CHECK(occurrences(log, "resumption ") == 5);
+    CHECK_FALSE(contains(log, "resumption 6 of"));
+    auto list = co_await s.list_tools();  // the session is unharmed
+    CHECK(list.ok());
+    co_await s.close();
+    co_await proc.close();
+}
+
+MCP_LOADTEST_CASE("http: a reused keep-alive connection the server closed is retried once, on a fresh connection") {
+    // Every connection answers one request: one sent on a reused connection is closed unanswered
+    // (a keep-alive timeout firing as the request goes out), so each request here is retried once.
+    auto cmd = quiet(fixture("http_server.py", {"--close-reused-connections"}));
+    auto proc = co_await mlt::launch(cmd);
+    auto server = http_at(proc);
+    server.connections = 4;
+    auto s = co_await mlt::connect(server);
+    for (int i = 0; i < 3; ++i) {
+        CAPTURE(i);
+        auto r = co_await s.call_tool("echo", mlt::args("message", std::to_string(i)));
+        MCP_CHECK_OK(r);
+    }
+    // Concurrent calls leave several idle connections, all stale: the retry must not take another one.
+    for (int round = 0; round < 2; ++round) {
+        CAPTURE(round);
+        std::vector<asio::awaitable<mlt::call_result>> calls;
+        for (int i = 0; i < 4; ++i) calls.push_back(s.call_tool("echo", mlt::args("message", std::to_string(i))));
+        auto results = co_await mlt::when_all(std::move(calls));
+        for (std::size_t i = 0; i < results.size(); ++i) {
+            MCP_CHECK_OK(results[i]);
+            CHECK(results[i].text() == std::to_string(i));
+        }
+        auto r = co_await s.call_tool("echo", mlt::args("message", "after"));
+        MCP_CHECK_OK(r);
+    }
+    const std::string log = co_await stderr_once_it_says(proc, "closed unanswered");
+    CHECK(occurrences(log, "POST on a reused keep-alive connection: closed unanswered") >= 3);
+    CHECK(s.protocol_violations().empty());
+    co_await s.close();
+    co_await proc.close();
+}
+
 MCP_LOADTEST_CASE("http: the deadlock probe flags a server that hangs on its first tools/call") {
     auto cmd = quiet(fixture("http_server.py", {"--hang-tools-call"}));
     auto proc = co_await mlt::launch(cmd);

@@ -274,3 +274,32 @@ MCP_LOADTEST_CASE("run directory: an unwritable run root costs the run directory
     CHECK(mlt::last_run_directory().error.find("a-file") != std::string::npos);
     fs::remove_all(root);
 }
+
+MCP_LOADTEST_CASE("run directory: a run that throws leaves error.txt saying why, beside the server's stderr") {
+    namespace fs = std::filesystem;
+    const auto root = run_directory_test::fresh_dir("threw");
+    auto server = fixture("echo_server.py", {"--no-such-flag"});  // exits at once: it never starts
+    const mlt::workload load = mlt::closed_load{.users = 1, .duration = 500ms};
+    const auto calls = mlt::mix::single("echo", mlt::args("message", "x"));
+    const mlt::thresholds none;
+    mlt::run_options options;
+    options.run_directory.root = root;
+    std::string what;
+    try {
+        co_await mlt::run(server, load, calls, none, options);
+    } catch (const std::exception& e) {
+        what = e.what();
+    }
+    REQUIRE_FALSE(what.empty());
+    const auto& where = mlt::last_run_directory();
+    CHECK(where.ok());
+    REQUIRE_FALSE(where.path.empty());
+    CHECK(fs::canonical(where.path.parent_path() / "latest") == fs::canonical(where.path));
+    CHECK(run_directory_test::slurp(where.path / "error.txt") == "run() threw, so there is no report: " + what + "\n");
+    for (const char* report : {"report.json", "report.md", "report.html", "latency.hlog"}) {
+        CAPTURE(report);
+        CHECK_FALSE(fs::exists(where.path / report));
+    }
+    CHECK(run_directory_test::slurp(where.path / "stderr-0.log").find("--no-such-flag") != std::string::npos);
+    fs::remove_all(root);
+}

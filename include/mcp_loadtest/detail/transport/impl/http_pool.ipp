@@ -720,9 +720,16 @@ MCP_LOADTEST_DECL void http_pool_transport::connection_failed(const std::shared_
     if (!ex || ex->abandoned) return;
     if (ex->is_sse && ex->status >= 200 && ex->status < 300 && try_resume(*ex)) return;
     if (reused_untouched && ex->what == exchange::kind::post) {
-        // A keep-alive connection the server had already closed: send once more on a fresh one.
+        // A keep-alive connection the server had already closed: send once more on a fresh one,
+        // not on another idle one (the server may have closed those too). A full pool gives up
+        // its oldest idle connection for it; with none idle, the first to come free takes it.
         ex->retried = true;
-        dispatch(ex, true);
+        if (open_ >= pool_size_ && !idle_.empty()) {
+            const auto oldest = idle_.front();
+            drop_connection(oldest);
+        }
+        if (open_ < pool_size_) open_connection(std::move(ex));
+        else dispatch(std::move(ex), true);
         return;
     }
     std::string message = ex->status == 0
