@@ -1,7 +1,8 @@
 // Every transport and both protocol eras, against real fixture processes:
 // line-delimited JSON-RPC over TCP and Unix sockets, Streamable HTTP, legacy
 // HTTP+SSE, WebSocket; the 2026-07-28 stateless era with discovery, -32022
-// retry and multi round-trip input requests; automatic era detection.
+// retry and multi round-trip input requests; automatic era detection; HTTP
+// redirects and proxies (fixtures/proxy_server.py).
 #include "support/every_transport.hpp"
 #include "support/fixtures.hpp"
 
@@ -45,6 +46,28 @@ asio::awaitable<mlt::call_result> stop_after(mlt::server_process* proc, std::chr
     co_await t.async_wait(asio::use_awaitable);
     co_await proc->close();
     co_return mlt::call_result{};
+}
+
+// The message of the connect_error connect() throws, or "" when it connects.
+asio::awaitable<std::string> connect_failure(mlt::any_server server) {
+    try {
+        auto s = co_await mlt::connect(std::move(server));
+        co_await s.close();
+    } catch (const mlt::connect_error& e) {
+        co_return std::string(e.what());
+    }
+    co_return std::string();
+}
+
+std::string read_file(const std::filesystem::path& path) {
+    std::ifstream in(path);
+    return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+}
+
+// "127.0.0.1:<port>" of a launched fixture's URL.
+std::string authority_of(const std::string& url) {
+    const auto from = url.find("://") + 3;
+    return url.substr(from, url.find('/', from) - from);
 }
 
 mlt::client_options with_elicitation() {
@@ -656,6 +679,113 @@ MCP_LOADTEST_CASE("http+sse: the server cutting its stream fails the calls in fl
     co_await proc.close();
 }
 
+// ---- Redirects -------------------------------------------------------------------
+
+MCP_LOADTEST_CASE("http: redirects: 307 and 308 resend the POST, 303 and loops and too many hops fail clearly, credentials stay on their origin") {
+    auto cmd = quiet(fixture("http_server.py",
+                             {"--redirect", "/old=307:/mcp", "--redirect", "/moved=308:http://127.0.0.1:{port}/mcp",
+                              "--redirect", "/see-other=303:/mcp", "--redirect", "/a=307:/b", "--redirect", "/b=307:a",
+                              "--redirect", "/h3=307:/h2", "--redirect", "/h2=308:h1", "--redirect", "/h1=307:/mcp",
+                              "--redirect", "/away=307:http://localhost:{port}/mcp", "--auth-by-host", "tok-SECRET"}));
+    auto proc = co_await mlt::launch(cmd);
+    const std::string base = "http://" + authority_of(proc.url());
+    const auto at = [&](const std::string& path) {
+        mlt::http_server h;
+        h.url = base + path;
+        h.bearer_token = "tok-SECRET";  // the fixture wants it on 127.0.0.1 and refuses it on localhost
+        return h;
+    };
+
+    // 307, relative Location: every POST (and the GET stream, and DELETE) is sent again, with its body.
+    const mlt::http_server old = at("/old");
+    auto s = co_await mlt::connect(old);
+    auto echo = co_await s.call_tool("echo", mlt::args("message", "redirected"));
+    MCP_CHECK_OK(echo);
+    CHECK(echo.text() == "redirected");
+    CHECK(echo.redirects == 1);
+    CHECK(s.stats().http_redirects >= 3);  // initialize, initialized, the GET stream, the call
+    co_await s.close();
+
+    // 308, absolute Location; three hops mixing 307 and 308 and relative references.
+    const mlt::http_server moved = at("/moved");
+    auto m = co_await mlt::connect(moved);
+    auto echo2 = co_await m.call_tool("echo", mlt::args("message", "moved"));
+    MCP_CHECK_OK(echo2);
+    CHECK(echo2.redirects == 1);
+    co_await m.close();
+    const mlt::http_server three = at("/h3");
+    auto h = co_await mlt::connect(three);
+    auto echo3 = co_await h.call_tool("echo", mlt::args("message", "three hops"));
+    MCP_CHECK_OK(echo3);
+    CHECK(echo3.redirects == 3);
+    co_await h.close();
+
+    // Cross-origin (127.0.0.1 -> localhost): Authorization is dropped, as browsers and curl do; the
+    // fixture answers 400 if it arrives there.
+    const mlt::http_server away = at("/away");
+    auto a = co_await mlt::connect(away);
+    auto echo4 = co_await a.call_tool("echo", mlt::args("message", "elsewhere"));
+    MCP_CHECK_OK(echo4);
+    CHECK(echo4.redirects == 1);
+    co_await a.close();
+
+    mlt::http_server too_few = at("/h3");
+    too_few.max_redirects = 2;
+    const mlt::any_server too_few_any = too_few;
+    const std::string hops = co_await connect_failure(too_few_any);
+    CHECK(contains(hops, "max_redirects"));
+    CHECK(contains(hops, "/h3 -> " + base + "/h2 -> " + base + "/h1 -> " + base + "/mcp"));
+
+    const mlt::any_server see_other = at("/see-other");
+    const std::string refused = co_await connect_failure(see_other);
+    CHECK(contains(refused, "HTTP 303"));
+    CHECK(contains(refused, "307 or 308"));
+
+    const mlt::any_server loop = at("/a");
+    const std::string looped = co_await connect_failure(loop);
+    CHECK(contains(looped, "in a loop: " + base + "/a -> " + base + "/b -> " + base + "/a"));
+
+    mlt::http_server not_followed = at("/old");
+    not_followed.max_redirects = 0;
+    const mlt::any_server not_followed_any = not_followed;
+    const std::string off = co_await connect_failure(not_followed_any);
+    CHECK(contains(off, "max_redirects is 0"));
+    for (const auto* what : {&hops, &refused, &looped, &off}) CHECK_FALSE(contains(*what, "SECRET"));
+
+    // Each call's redirects are in the per-call trace.
+    mlt::run_options options;
+    options.sample_interval = 0ms;
+    const auto trace = std::filesystem::temp_directory_path() / ("mlt-redirect-trace-" + std::to_string(::getpid()));
+    options.trace_path = trace;
+    const auto calls = mlt::mix::single("echo", mlt::args("message", "x"));
+    const mlt::workload load = mlt::closed_load{.users = 2, .max_iterations = 10};
+    const mlt::thresholds none;
+    auto report = co_await mlt::run(old, load, calls, none, options);
+    MCP_CHECK_PASSED(report);
+    const std::string traced = read_file(trace);
+    CHECK(contains(traced, R"("outcome":"ok","duration_ms":)"));
+    CHECK(contains(traced, R"(,"redirects":1})"));
+    CHECK_FALSE(contains(traced, "SECRET"));
+    std::filesystem::remove(trace);
+    co_await proc.close();
+}
+
+MCP_LOADTEST_CASE("http+sse: the GET of the event stream follows a 302, the endpoint resolves against where it landed") {
+    auto cmd = quiet(fixture("sse_server.py", {"--redirect", "/old-sse=302:/sse"}));
+    auto proc = co_await mlt::launch(cmd);
+    mlt::sse_server server;
+    server.url = "http://" + authority_of(proc.url()) + "/old-sse";
+    mlt::client_options legacy;
+    legacy.era = mlt::era_selection::legacy;
+    auto s = co_await mlt::connect(server, legacy);
+    CHECK(s.stats().http_redirects == 1);
+    auto echo = co_await s.call_tool("echo", mlt::args("message", "after a 302"));
+    MCP_CHECK_OK(echo);
+    CHECK(echo.redirects == 0);  // the POSTs go straight to the endpoint
+    co_await s.close();
+    co_await proc.close();
+}
+
 // ---- WebSocket -----------------------------------------------------------------
 
 MCP_LOADTEST_CASE("websocket: text frames, fragmented replies with pings in between, concurrent calls") {
@@ -1073,7 +1203,146 @@ MCP_LOADTEST_CASE("tls: wrong client certificate options are clear errors that n
     }
     co_await https.close();
 }
+
+// ---- Proxies (the tunnels need the test certificate above) -----------------------
+
+MCP_LOADTEST_CASE("proxy: https:// and wss:// (and ws://) through CONNECT tunnels with proxy credentials, refusals name the proxy") {
+    const auto& cert = certificate();
+    REQUIRE_MESSAGE(cert.ok, "the openssl command is needed to make a test certificate (apt-get install openssl)");
+    const auto stats_path = std::filesystem::temp_directory_path() / ("mlt-tunnel-stats-" + std::to_string(::getpid()));
+    const std::string stats_file = stats_path.string();
+    auto proxy_cmd = quiet(fixture("proxy_server.py", {"--auth", "alice:pw-SECRET", "--stats", stats_file}));
+    auto proxy = co_await mlt::launch(proxy_cmd);
+    const std::string with_credentials = "http://alice:pw-SECRET@" + authority_of(proxy.url());
+    auto https_cmd = quiet(fixture("http_server.py", {"--tls-cert", cert.cert, "--tls-key", cert.key}));
+    auto https = co_await mlt::launch(https_cmd);
+    auto wss_cmd = quiet(fixture("ws_server.py", {"--tls-cert", cert.cert, "--tls-key", cert.key}));
+    auto wss = co_await mlt::launch(wss_cmd);
+    auto ws_cmd = quiet(fixture("ws_server.py"));
+    auto ws = co_await mlt::launch(ws_cmd);
+
+    mlt::http_server h;
+    h.url = https.url();
+    h.tls.ca_file = cert.cert;
+    h.proxy.url = with_credentials;
+    auto s = co_await mlt::connect(h);
+    auto echo = co_await s.call_tool("echo", mlt::args("message", "tunnelled"));
+    MCP_CHECK_OK(echo);
+    CHECK(echo.text() == "tunnelled");
+    co_await s.close();
+    mlt::websocket_server w;
+    w.url = wss.url();
+    w.tls.ca_file = cert.cert;
+    w.proxy.url = with_credentials;
+    auto sw = co_await mlt::connect(w);
+    auto echo_wss = co_await sw.call_tool("echo", mlt::args("message", "wss"));
+    MCP_CHECK_OK(echo_wss);
+    co_await sw.close();
+    mlt::websocket_server plain;
+    plain.url = ws.url();
+    plain.proxy.url = with_credentials;
+    auto sp = co_await mlt::connect(plain);
+    auto echo_ws = co_await sp.call_tool("echo", mlt::args("message", "ws"));
+    MCP_CHECK_OK(echo_ws);
+    co_await sp.close();
+    const mlt::json counted = mlt::json::parse(read_file(stats_path));
+    CHECK(counted.at("connects").get<int>() >= 4);  // the pool's connections, the GET stream, wss, ws
+    CHECK(counted.at("forwarded").get<int>() == 0);
+    const std::string hosts = counted.at("hosts").dump();
+    CHECK(contains(hosts, authority_of(https.url())));
+    CHECK(contains(hosts, authority_of(wss.url())));
+    CHECK(contains(hosts, authority_of(ws.url())));
+
+    mlt::http_server no_credentials = h;
+    no_credentials.proxy.url = proxy.url();
+    const mlt::any_server no_credentials_any = no_credentials;
+    const std::string refused = co_await connect_failure(no_credentials_any);
+    CHECK(contains(refused, "the proxy " + proxy.url() + " (proxy.url) did not open a tunnel to " + authority_of(https.url())));
+    CHECK(contains(refused, "HTTP 407"));
+    mlt::websocket_server w_no_credentials = w;
+    w_no_credentials.proxy.url = proxy.url();
+    const mlt::any_server w_no_credentials_any = w_no_credentials;
+    const std::string w_refused = co_await connect_failure(w_no_credentials_any);
+    CHECK(contains(w_refused, "HTTP 407"));
+
+    auto refusing_cmd = quiet(fixture("proxy_server.py", {"--refuse-connect"}));
+    auto refusing = co_await mlt::launch(refusing_cmd);
+    mlt::http_server forbidden = h;
+    forbidden.proxy.url = refusing.url();
+    const mlt::any_server forbidden_any = forbidden;
+    const std::string forbade = co_await connect_failure(forbidden_any);
+    CHECK(contains(forbade, "HTTP 403"));
+    CHECK(contains(forbade, "proxy.no_proxy"));
+    co_await refusing.close();
+
+    mlt::http_server down = h;
+    down.proxy.url = "http://alice:pw-SECRET@127.0.0.1:1";
+    const mlt::any_server down_any = down;
+    const std::string unreachable = co_await connect_failure(down_any);
+    CHECK(contains(unreachable, "cannot connect to the proxy http://127.0.0.1:1 (proxy.url)"));
+    for (const auto* what : {&refused, &w_refused, &forbade, &unreachable}) CHECK_FALSE(contains(*what, "SECRET"));
+    std::filesystem::remove(stats_path);
+    co_await ws.close();
+    co_await wss.close();
+    co_await https.close();
+    co_await proxy.close();
+}
 #endif
+
+MCP_LOADTEST_CASE("proxy: http:// through http_proxy in absolute form, NO_PROXY, an explicit proxy and no proxy overriding the environment") {
+    const auto stats_path = std::filesystem::temp_directory_path() / ("mlt-proxy-stats-" + std::to_string(::getpid()));
+    const std::string stats_file = stats_path.string();
+    auto proxy_cmd = quiet(fixture("proxy_server.py", {"--resolve", "mcp.test=127.0.0.1", "--stats", stats_file}));
+    auto proxy = co_await mlt::launch(proxy_cmd);
+    auto server_cmd = quiet(fixture("http_server.py"));
+    auto server = co_await mlt::launch(server_cmd);
+    const std::string server_at = authority_of(server.url());
+    const std::string port = server_at.substr(server_at.find(':') + 1);
+    // mcp.test resolves nowhere but in the proxy: only traffic through it can reach the server.
+    mlt::http_server via_env;
+    via_env.url = "http://mcp.test:" + port + "/mcp";
+    ::setenv("http_proxy", proxy.url().c_str(), 1);
+    auto s = co_await mlt::connect(via_env);
+    std::vector<asio::awaitable<mlt::call_result>> calls;
+    for (int i = 0; i < 16; ++i) calls.push_back(s.call_tool("echo", mlt::args("message", std::to_string(i))));
+    auto results = co_await mlt::when_all(std::move(calls));
+    for (std::size_t i = 0; i < results.size(); ++i) {
+        MCP_CHECK_OK(results[i]);
+        CHECK(results[i].text() == std::to_string(i));
+    }
+    co_await s.close();
+    const mlt::json counted = mlt::json::parse(read_file(stats_path));
+    CHECK(counted.at("forwarded").get<int>() >= 18);  // initialize, initialized, 16 calls (and the GET, DELETE)
+    CHECK(counted.at("connects").get<int>() == 0);
+    CHECK(counted.at("hosts").dump() == "[\"mcp.test:" + port + "\"]");
+
+    ::setenv("NO_PROXY", "example.org,mcp.test", 1);
+    const mlt::any_server bypassing = via_env;
+    const std::string bypassed = co_await connect_failure(bypassing);
+    CHECK(contains(bypassed, "mcp.test"));  // reached directly: the name does not resolve
+    ::unsetenv("NO_PROXY");
+
+    mlt::http_server direct = via_env;
+    direct.proxy.from_environment = false;  // "no proxy", whatever the environment says
+    const mlt::any_server direct_any = direct;
+    const std::string not_proxied = co_await connect_failure(direct_any);
+    CHECK(contains(not_proxied, "mcp.test"));
+
+    ::setenv("http_proxy", "http://127.0.0.1:1", 1);  // nothing listens there
+    mlt::http_server explicit_proxy = via_env;
+    explicit_proxy.proxy.url = proxy.url();  // overrides the environment
+    auto e = co_await mlt::connect(explicit_proxy);
+    auto echo = co_await e.call_tool("echo", mlt::args("message", "explicit"));
+    MCP_CHECK_OK(echo);
+    co_await e.close();
+    const mlt::any_server dead_any = via_env;
+    const std::string dead = co_await connect_failure(dead_any);
+    CHECK(contains(dead, "cannot connect to the proxy http://127.0.0.1:1 (http_proxy)"));
+    ::unsetenv("http_proxy");
+    std::filesystem::remove(stats_path);
+    co_await server.close();
+    co_await proxy.close();
+}
 
 using mlt_test::every_transport;
 

@@ -11,6 +11,7 @@
 #include <mcp_loadtest/detail/wire/http1.hpp>
 #include <mcp_loadtest/detail/wire/json_scan.hpp>
 #include <mcp_loadtest/detail/wire/jsonrpc_writer.hpp>
+#include <mcp_loadtest/detail/wire/proxy.hpp>
 #include <mcp_loadtest/detail/wire/same_text.hpp>
 #include <mcp_loadtest/detail/wire/sha1.hpp>
 #include <mcp_loadtest/detail/wire/sse.hpp>
@@ -819,6 +820,141 @@ TEST_CASE("http1: interim responses are skipped, 101 stops the parser") {
     check_http_every_split(
         "HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n\r\n" + frame,
         "upgrade 101 'Switching Protocols' ka=1 [Upgrade=websocket;Connection=Upgrade;]\n", false, frame);
+}
+
+TEST_CASE("http1: a 2xx answer to CONNECT opens the tunnel at every split point, a refusal is a response") {
+    const std::string hello = "\x16\x03\x01";  // what the tunnel carries next (a TLS ClientHello)
+    const std::string established = "HTTP/1.1 200 Connection established\r\nProxy-Agent: test\r\n\r\n";
+    for_each_chunking(established + hello, [&](const chunks& input) {
+        http1::response_parser p;
+        p.expect_tunnel();
+        const http_run r = run_http(p, input);
+        REQUIRE(r.transcript == "upgrade 200 'Connection established' ka=0 [Proxy-Agent=test;]\n");
+        REQUIRE(r.leftover == hello);
+    });
+    const std::string refused =
+        "HTTP/1.1 407 Proxy Authentication Required\r\nProxy-Authenticate: Basic\r\nContent-Length: 4\r\n\r\nno\r\n";
+    for_each_chunking(refused, [&](const chunks& input) {
+        http1::response_parser p;
+        p.expect_tunnel();
+        const http_run r = run_http(p, input);
+        REQUIRE(r.transcript ==
+                "407 'Proxy Authentication Required' ka=1 [Proxy-Authenticate=Basic;Content-Length=4;] body='no\r\n'\n");
+    });
+    // Without expect_tunnel() the same 200 is an ordinary response (its body runs to the close).
+    CHECK(run_http(established + hello, true).transcript ==
+          "200 'Connection established' ka=0 [Proxy-Agent=test;] body='" + hello + "'\n");
+    std::string connect;
+    http1::write_connect(connect, "[::1]:8443", "Basic dTpw");
+    CHECK(connect == "CONNECT [::1]:8443 HTTP/1.1\r\nHost: [::1]:8443\r\nProxy-Authorization: Basic dTpw\r\n\r\n");
+}
+
+TEST_CASE("http1: a redirected request gets the new target and Host, and loses the headers named") {
+    std::string req = "POST /old HTTP/1.1\r\nHost: a.test\r\nAccept: */*\r\nAuthorization: Bearer t\r\n"
+                      "X-Api-Key: k\r\nproxy-authorization: Basic x\r\nContent-Length: 2\r\n\r\n{}";
+    const std::vector<std::string_view> keep_credentials{"proxy-authorization"};
+    std::string same = req;
+    REQUIRE(http1::retarget_request(same, "/mcp", "a.test", keep_credentials, {}));
+    CHECK(same == "POST /mcp HTTP/1.1\r\nHost: a.test\r\nAccept: */*\r\nAuthorization: Bearer t\r\n"
+                  "X-Api-Key: k\r\nContent-Length: 2\r\n\r\n{}");
+    const std::vector<std::string_view> no_credentials{"Proxy-Authorization", "authorization", "x-api-key"};
+    REQUIRE(http1::retarget_request(req, "http://b.test:8080/mcp", "b.test:8080", no_credentials,
+                                    "Proxy-Authorization: Basic y\r\n"));
+    CHECK(req == "POST http://b.test:8080/mcp HTTP/1.1\r\nHost: b.test:8080\r\nProxy-Authorization: Basic y\r\n"
+                 "Accept: */*\r\nContent-Length: 2\r\n\r\n{}");
+    std::string get = "GET /sse HTTP/1.1\r\nHost: a.test\r\nAccept: text/event-stream\r\n\r\n";
+    REQUIRE(http1::retarget_request(get, "/events", "a.test", keep_credentials, {}));
+    CHECK(get == "GET /events HTTP/1.1\r\nHost: a.test\r\nAccept: text/event-stream\r\n\r\n");
+    std::string not_ours = "GET / HTTP/1.1\r\nAccept: */*\r\n\r\n";
+    CHECK_FALSE(http1::retarget_request(not_ours, "/x", "a.test", keep_credentials, {}));
+    CHECK(not_ours == "GET / HTTP/1.1\r\nAccept: */*\r\n\r\n");
+}
+
+TEST_CASE("proxy: NO_PROXY entries match names, subdomains, addresses, CIDR ranges and ports like curl") {
+    const auto at = [](std::string_view u) { return *d::parse_url(u); };
+    CHECK(d::no_proxy_matches("*", at("http://anything.example/")));
+    CHECK(d::no_proxy_matches("example.com", at("http://example.com/")));
+    CHECK(d::no_proxy_matches("example.com", at("https://api.example.com/mcp")));
+    CHECK(d::no_proxy_matches(".example.com", at("https://example.com/")));
+    CHECK(d::no_proxy_matches("EXAMPLE.com.", at("https://api.example.com/")));
+    CHECK_FALSE(d::no_proxy_matches("example.com", at("http://notexample.com/")));
+    CHECK_FALSE(d::no_proxy_matches("api.example.com", at("http://example.com/")));
+    CHECK(d::no_proxy_matches("a.test, b.test", at("http://b.test/")));
+    CHECK(d::no_proxy_matches("a.test b.test", at("http://b.test/")));
+    CHECK(d::no_proxy_matches("b.test:8080", at("http://b.test:8080/")));
+    CHECK_FALSE(d::no_proxy_matches("b.test:8080", at("http://b.test:9090/")));
+    CHECK(d::no_proxy_matches("10.1.2.3", at("http://10.1.2.3:3000/")));
+    CHECK_FALSE(d::no_proxy_matches("10.1.2.3", at("http://10.1.2.4/")));
+    CHECK(d::no_proxy_matches("10.0.0.0/8", at("http://10.200.3.4/")));
+    CHECK_FALSE(d::no_proxy_matches("10.0.0.0/8", at("http://11.0.0.1/")));
+    CHECK(d::no_proxy_matches("192.168.0.0/16", at("http://192.168.44.1/")));
+    CHECK(d::no_proxy_matches("::1", at("http://[::1]:3000/")));
+    CHECK(d::no_proxy_matches("[::1]:3000", at("http://[::1]:3000/")));
+    CHECK_FALSE(d::no_proxy_matches("[::1]:3000", at("http://[::1]:3001/")));
+    CHECK(d::no_proxy_matches("fd00::/8", at("http://[fd12:3456::1]/")));
+    CHECK_FALSE(d::no_proxy_matches("fd00::/8", at("http://[fe80::1]/")));
+    CHECK_FALSE(d::no_proxy_matches("", at("http://a.test/")));
+    CHECK_FALSE(d::no_proxy_matches(",, ,", at("http://a.test/")));
+    CHECK(d::is_loopback_host("localhost"));
+    CHECK(d::is_loopback_host("mcp.localhost"));
+    CHECK(d::is_loopback_host("127.0.0.1"));
+    CHECK(d::is_loopback_host("127.8.9.10"));
+    CHECK(d::is_loopback_host("::1"));
+    CHECK(d::is_loopback_host("0:0:0:0:0:0:0:1"));
+    CHECK_FALSE(d::is_loopback_host("128.0.0.1"));
+    CHECK_FALSE(d::is_loopback_host("localhost.example"));
+    CHECK_FALSE(d::is_loopback_host("::2"));
+}
+
+TEST_CASE("proxy: the explicit option overrides the environment, which skips loopback and NO_PROXY hosts") {
+    const auto at = [](std::string_view u) { return *d::parse_url(u); };
+    d::proxy_environment env;
+    env.http_proxy = "proxy.corp:3128";
+    env.http_name = "http_proxy";
+    env.https_proxy = "http://alice:p%40ss@secure.corp:8080";
+    env.https_name = "HTTPS_PROXY";
+    env.no_proxy = "internal.corp";
+    const mlt::proxy_options from_env;
+    auto c = d::choose_proxy(at("http://mcp.example/mcp"), from_env, env);
+    REQUIRE(c.proxy);
+    CHECK(c.proxy->host == "proxy.corp");
+    CHECK(c.proxy->port == 3128);
+    CHECK_FALSE(c.tunnel_for(at("http://mcp.example/mcp")));
+    CHECK(c.describe() == "the proxy http://proxy.corp:3128 (http_proxy)");
+    c = d::choose_proxy(at("wss://mcp.example/ws"), from_env, env);
+    REQUIRE(c.proxy);
+    CHECK(c.proxy->host == "secure.corp");
+    CHECK(c.tunnel_for(at("wss://mcp.example/ws")));
+    CHECK(c.tunnel_for(at("ws://mcp.example/ws")));
+    CHECK(d::proxy_authorization(*c.proxy) == "Basic " + d::base64_encode(std::span<const std::uint8_t>(
+                                                             reinterpret_cast<const std::uint8_t*>("alice:p@ss"), 10)));
+    CHECK_FALSE(contains(c.describe(), "alice"));
+    CHECK_FALSE(d::choose_proxy(at("http://api.internal.corp/"), from_env, env).proxy);
+    CHECK_FALSE(d::choose_proxy(at("http://127.0.0.1:3000/mcp"), from_env, env).proxy);
+    CHECK_FALSE(d::choose_proxy(at("http://localhost:3000/mcp"), from_env, env).proxy);
+    mlt::proxy_options direct;
+    direct.from_environment = false;
+    CHECK_FALSE(d::choose_proxy(at("http://mcp.example/mcp"), direct, env).proxy);
+    mlt::proxy_options explicit_proxy;
+    explicit_proxy.url = "http://127.0.0.1:9";
+    explicit_proxy.no_proxy = "skip.example";
+    c = d::choose_proxy(at("http://127.0.0.1:3000/mcp"), explicit_proxy, env);  // loopback too
+    REQUIRE(c.proxy);
+    CHECK(c.source == "proxy.url");
+    CHECK(d::choose_proxy(at("http://internal.corp/"), explicit_proxy, env).proxy);  // the env's NO_PROXY is not used
+    CHECK_FALSE(d::choose_proxy(at("http://skip.example/"), explicit_proxy, env).proxy);
+    env.https_proxy.clear();
+    env.all_proxy = "http://all.corp:1080";
+    env.all_name = "ALL_PROXY";
+    c = d::choose_proxy(at("https://mcp.example/"), from_env, env);
+    REQUIRE(c.proxy);
+    CHECK(c.source == "ALL_PROXY");
+    env.all_proxy = "socks5://all.corp:1080";
+    c = d::choose_proxy(at("https://mcp.example/"), from_env, env);
+    CHECK_FALSE(c.proxy);
+    CHECK(contains(c.error, "only http:// proxies are supported"));
+    CHECK(contains(c.error, "ALL_PROXY"));
+    CHECK(d::proxy_authorization(at("http://proxy.corp:1/")).empty());
 }
 
 TEST_CASE("http1: responses without a body") {

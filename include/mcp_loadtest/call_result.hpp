@@ -42,6 +42,7 @@ struct call_result {
     std::chrono::nanoseconds first_progress{0};  ///< from the send to its first notifications/progress (0: none)
     std::uint32_t input_rounds = 0;  ///< modern era: InputRequiredResult rounds answered before the outcome
     std::uint16_t http_status = 0;   ///< HTTP transports: the status of a failed exchange (else 0)
+    std::uint16_t redirects = 0;     ///< HTTP transports: redirects followed on the way to the outcome
     std::string raw;             ///< the reply line as received (empty if none arrived)
     std::uint32_t payload_begin = 0;  ///< offset of the "result"/"error" value in raw
     std::uint32_t payload_size = 0;

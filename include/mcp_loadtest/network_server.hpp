@@ -17,6 +17,7 @@
 #include <cctype>
 #include <chrono>
 #include <cstddef>
+#include <cstdint>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -67,6 +68,22 @@ struct tls_options {
     std::string key_password{};  ///< pass phrase of an encrypted private key (secret)
 };
 
+/// An HTTP proxy between the client and an http://, https://, ws:// or wss:// server
+/// (docs/transports.md#proxies). Plain http:// requests go to the proxy in absolute form; the
+/// others through a CONNECT tunnel (TLS and the WebSocket handshake inside it). Credentials in
+/// the proxy URL are sent as Proxy-Authorization: Basic and never printed.
+struct proxy_options {
+    /// "http://[user:password@]host[:port]": every connection goes through this proxy (loopback
+    /// servers too), whatever the environment says. Empty: see `from_environment`.
+    std::string url{};
+    /// With `url` empty: true, use http_proxy / https_proxy / all_proxy and no_proxy (each also in
+    /// upper case) as curl does, except for loopback servers; false, connect directly (no proxy).
+    bool from_environment = true;
+    /// Servers reached directly even when a proxy is configured, in the NO_PROXY syntax:
+    /// "example.com,.internal,10.0.0.0/8,[::1]:8080,*" (host names match their subdomains too).
+    std::string no_proxy{};
+};
+
 /// A server speaking MCP Streamable HTTP (2025-03-26 .. 2025-11-25) or the
 /// stateless modern HTTP transport (2026-07-28) at one endpoint.
 struct http_server {
@@ -80,6 +97,10 @@ struct http_server {
     /// false, calls fail as `disconnected` saying so; true, initialize again
     /// (same capabilities) and send the failed requests once more on the new session.
     bool reinitialize_expired_sessions = false;
+    /// Redirects followed per request (307/308 resend the POST with its body; 301/302/303 are
+    /// followed for GETs only: see docs/transports.md#redirects). 0: none are followed.
+    std::uint32_t max_redirects = 5;
+    proxy_options proxy{};
     tls_options tls{};
     network_limits limits{};
 };
@@ -91,6 +112,8 @@ struct sse_server {
     std::vector<http_header> headers{};
     std::string bearer_token{};
     std::size_t connections = 16;       ///< keep-alive pool for the POSTs
+    std::uint32_t max_redirects = 5;    ///< as http_server::max_redirects (the GET of the stream included)
+    proxy_options proxy{};
     tls_options tls{};
     network_limits limits{};
 };
@@ -101,6 +124,7 @@ struct websocket_server {
     std::vector<http_header> headers{};   ///< sent with the opening handshake
     std::string bearer_token{};
     std::string subprotocol = "mcp";    ///< Sec-WebSocket-Protocol offered (empty: none)
+    proxy_options proxy{};              ///< ws:// and wss:// both go through a CONNECT tunnel
     tls_options tls{};
     network_limits limits{};
 };

@@ -89,6 +89,7 @@ struct session_stats {
     std::uint64_t progress_not_increasing = 0;
     std::uint64_t bytes_written = 0;
     std::uint64_t bytes_read = 0;
+    std::uint64_t http_redirects = 0;  ///< HTTP redirects followed (requests and streams)
 };
 
 /// The two generations of MCP: legacy (2024-11-05 .. 2025-11-25, an

@@ -54,6 +54,7 @@
 #include <mcp_loadtest/detail/os/windows/impl/this_thread.ipp>
 #include <mcp_loadtest/detail/os/windows/impl/spawn.ipp>
 #include <mcp_loadtest/detail/os/impl/windows_command_line.ipp>
+#include <mcp_loadtest/detail/wire/impl/proxy.ipp>
 #include <mcp_loadtest/detail/engine/impl/report_assembly.ipp>
 #include <mcp_loadtest/detail/report/impl/report_evidence.ipp>
 #include <mcp_loadtest/detail/transport/impl/send_queue.ipp>

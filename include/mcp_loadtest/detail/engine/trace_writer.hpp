@@ -108,6 +108,7 @@ public:
         rec.duration = r.duration.count();
         rec.latency = latency.count();
         rec.error_code = r.error_code;
+        rec.redirects = r.redirects;
         rec.method = intern(cache_[0], r.method);
         rec.tool = intern(cache_[1], r.tool);
         rec.step = step.empty() ? no_name : intern(cache_[2], step);
@@ -199,6 +200,7 @@ private:
         std::uint32_t message_offset, message_size;
         record_kind kind;
         mcp_loadtest::outcome outcome;
+        std::uint16_t redirects;  // HTTP redirects the call followed
     };
 
     struct block {
@@ -491,6 +493,10 @@ private:
         if (r.error_code) {
             p = put(p, R"(,"error_code":)");
             p = std::to_chars(p, p + 21, r.error_code).ptr;
+        }
+        if (r.redirects) {
+            p = put(p, R"(,"redirects":)");
+            p = put_uint(p, r.redirects);
         }
         if (!message.empty()) {
             p = put(p, R"(,"message":)");

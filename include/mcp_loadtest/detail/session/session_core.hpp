@@ -196,6 +196,7 @@ private:
         clock::time_point first_progress_at{};
         double last_progress = 0;  // the last value (meaningful once progress > 0)
         std::uint32_t input_rounds = 0;
+        std::uint16_t redirects = 0;
         bool keep_reply = true;
         std::string retry_tail;  // modern era: params members after inputResponses/requestState
     };
@@ -269,6 +270,7 @@ private:
     MCP_LOADTEST_DECL void on_request_failed(std::uint64_t id, outcome o, const std::string& message, int http_status) override;
 
     [[nodiscard]] bool is_pending(std::uint64_t id) const override { return pending_.contains(id); }
+    MCP_LOADTEST_DECL void on_redirect(std::uint64_t id) override;
 
     MCP_LOADTEST_DECL void on_transport_down(outcome o, const std::string& message) override;
 

@@ -24,6 +24,15 @@ namespace mcp_loadtest::detail {
 
 struct http_connection;
 
+/// Where a redirected exchange is now sent, and the way it came.
+struct http_redirect_state {
+    url current;               ///< the URL its request now goes to
+    connect_route route;       ///< how to reach it
+    std::string first_origin;  ///< the origin of the first request (credentials stay there)
+    std::vector<std::string> chain;  ///< every URL so far, the first one included (no userinfo)
+    bool credentials_dropped = false;  ///< a redirect left the first origin: no Authorization, Cookie, secrets
+};
+
 struct http_exchange {
     enum class kind { post, get_stream, del, legacy_stream, resume };
     kind what = kind::post;
@@ -51,6 +60,11 @@ struct http_exchange {
     std::unique_ptr<sse::parser> sse_events;  // made when the reply turns out to be SSE
     MCP_LOADTEST_DECL sse::parser& events();
     std::uint64_t received = 0;
+    std::string location;  // a redirect being followed: its Location, kept until the response ends
+    std::unique_ptr<http_redirect_state> redirected;  // made by the first redirect
+    [[nodiscard]] bool is_stream() const noexcept {
+        return what == kind::get_stream || what == kind::legacy_stream || what == kind::resume;
+    }
     // No call's deadline covers it: a notification, or a reply to a server's request.
     [[nodiscard]] bool unowned() const noexcept { return what == kind::post && message != outgoing::kind::request; }
     // Carries a message of the core (a POST, or the GET resuming a POST's reply stream).

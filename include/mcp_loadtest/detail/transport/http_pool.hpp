@@ -20,6 +20,7 @@
 #include <mcp_loadtest/detail/transport/http_exchange.hpp>
 #include <mcp_loadtest/detail/session/id_table.hpp>
 #include <mcp_loadtest/detail/wire/json_scan.hpp>
+#include <mcp_loadtest/detail/wire/proxy.hpp>
 #include <mcp_loadtest/detail/wire/url.hpp>
 
 #include <algorithm>
@@ -67,7 +68,8 @@ protected:
     http_pool_transport(asio::any_io_executor ex, Server& server)
         : ex_(std::move(ex)), url_text_(std::move(server.url)), headers_(std::move(server.headers)),
           bearer_(std::move(server.bearer_token)), pool_size_(std::max<std::size_t>(server.connections, 1)),
-          tls_(std::move(server.tls)), limits_(server.limits), ready_event_(ex_) {}
+          max_redirects_(server.max_redirects), proxy_(std::move(server.proxy)), tls_(std::move(server.tls)),
+          limits_(server.limits), ready_event_(ex_) {}
 
     // ---- where the two transports differ ----------------------------------------
 
@@ -118,7 +120,8 @@ protected:
 
     MCP_LOADTEST_DECL std::shared_ptr<http_pool_transport> self();
 
-    MCP_LOADTEST_DECL void build_static_headers();
+    // credentials false: without bearer_token and the secret headers (another origin).
+    MCP_LOADTEST_DECL void build_static_headers(bool credentials = true);
 
     // Where POSTs go; rebuilds post_prefix_ (call build_static_headers() first).
     MCP_LOADTEST_DECL void set_post_url(const url& u);
@@ -128,6 +131,27 @@ protected:
     // The start of a GET for a stream of server messages: callers add their
     // headers and the blank line.
     [[nodiscard]] MCP_LOADTEST_DECL std::string stream_request() const;
+
+    // ---- proxies and redirects -------------------------------------------------------
+
+    [[nodiscard]] connect_route route_for(const url& u) const { return route_to(u, choose_proxy(u, proxy_, proxy_env_)); }
+    // The request target for `u` on `route`: absolute form through a forwarding proxy.
+    [[nodiscard]] static std::string target_for(const url& u, const connect_route& route) {
+        return route.forwards() ? u.origin() + u.target : u.target;
+    }
+    // The Proxy-Authorization header line a forwarding proxy gets with every request (or nothing).
+    [[nodiscard]] MCP_LOADTEST_DECL static std::string proxy_header(const connect_route& route);
+    // The start of a request line and Host for `u` on `route` ("GET /x HTTP/1.1\r\nHost: h\r\n").
+    [[nodiscard]] MCP_LOADTEST_DECL static std::string request_start(std::string_view method, const url& u,
+                                                                     const connect_route& route);
+    // Where an exchange's request goes, and how it gets there.
+    [[nodiscard]] MCP_LOADTEST_DECL const url& destination(const exchange& ex) const noexcept;
+    [[nodiscard]] MCP_LOADTEST_DECL const connect_route& route_of(const exchange& ex) const noexcept;
+    // "the POST of request 7", "the GET of the SSE stream": for messages.
+    [[nodiscard]] MCP_LOADTEST_DECL static std::string describe_exchange(const exchange& ex);
+    // A 3xx with a Location ended: send the request again there, or fail the exchange saying why
+    // (a POST turned into GET, a loop, too many hops, not http(s)). Each hop is told to the core.
+    MCP_LOADTEST_DECL void follow_redirect(const std::shared_ptr<exchange>& ex);
 
     // ---- the pool ------------------------------------------------------------------
 
@@ -217,6 +241,11 @@ protected:
     std::vector<http_header> headers_;
     std::string bearer_;
     std::size_t pool_size_;
+    std::uint32_t max_redirects_;
+    proxy_options proxy_;
+    proxy_environment proxy_env_;  // read once, by open()
+    connect_route route_;          // to post_url_: every pooled connection
+    connect_route stream_route_;   // to url_: the streams (GET)
     tls_options tls_;
     network_limits limits_;
 #if defined(MCP_LOADTEST_WITH_TLS)

@@ -25,7 +25,7 @@ private:
 
     MCP_LOADTEST_DECL bool on_control_event(exchange& ex, const sse::event& e) override;
 
-    MCP_LOADTEST_DECL void on_endpoint_event(std::string_view data);
+    MCP_LOADTEST_DECL void on_endpoint_event(const url& stream_url, std::string_view data);
 
     // Every reply travels on the stream: when it ends, nothing more can arrive.
     MCP_LOADTEST_DECL void own_exchange_done(exchange& ex) override;

@@ -5,6 +5,7 @@
 #include <mcp_loadtest/detail/config.hpp>
 
 #include <mcp_loadtest/detail/asio_compat.hpp>
+#include <mcp_loadtest/detail/wire/proxy.hpp>
 
 #include <asio/generic/stream_protocol.hpp>
 
@@ -34,6 +35,25 @@ MCP_LOADTEST_DECL std::string connect_failure_hint(const asio::error_code& ec);
 /// Connects to host:port within `timeout`, trying every resolved address.
 MCP_LOADTEST_DECL void async_connect_tcp(asio::any_io_executor ex, const std::string& host, const std::string& port,
                                          std::chrono::milliseconds timeout, connect_handler handler);
+
+/// Where a TCP connection to a server goes: straight there, or through an HTTP proxy (with a
+/// CONNECT tunnel for https, wss and ws). Made once per server origin.
+struct connect_route {
+    std::string host, port;        ///< the server
+    proxy_choice via;              ///< the proxy, if any
+    bool tunnel = false;           ///< CONNECT host:port through the proxy first
+    std::string proxy_authorization;  ///< "Basic ...", from the proxy URL's credentials (secret)
+
+    [[nodiscard]] bool forwards() const noexcept { return via.proxy && !tunnel; }
+};
+
+/// The route to `target` under `choice` (see choose_proxy()).
+[[nodiscard]] MCP_LOADTEST_DECL connect_route route_to(const url& target, proxy_choice choice);
+
+/// Connects along `route` within `timeout` in all: to the server, or to the proxy and, for a
+/// tunnel, through CONNECT (a refusal, e.g. 407 or 403, is an error naming the proxy).
+MCP_LOADTEST_DECL void async_connect_route(asio::any_io_executor ex, const connect_route& route,
+                                           std::chrono::milliseconds timeout, connect_handler handler);
 
 /// Connects to a Unix domain socket within `timeout`.
 MCP_LOADTEST_DECL void async_connect_unix(asio::any_io_executor ex, const std::string& path, std::chrono::milliseconds timeout,

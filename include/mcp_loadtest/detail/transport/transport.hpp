@@ -55,6 +55,9 @@ public:
     virtual void on_request_failed(std::uint64_t id, outcome o, const std::string& message, int http_status) = 0;
     /// The transport is gone for good: every call in flight fails with this.
     virtual void on_transport_down(outcome o, const std::string& message) = 0;
+    /// An HTTP exchange was redirected and is being sent again; `id` is the request it carries
+    /// (0: none, e.g. a GET stream). Counted per call and per session.
+    virtual void on_redirect(std::uint64_t /*id*/) {}
     /// Request `id` is still waiting for its reply.
     [[nodiscard]] virtual bool is_pending(std::uint64_t id) const = 0;
 

@@ -72,6 +72,18 @@ MCP_LOADTEST_DECL void write_request(std::string& out, std::string_view method, 
 MCP_LOADTEST_DECL void write_request(std::string& out, std::string_view method, const url& u, std::initializer_list<field> headers,
                                      std::string_view body = {});
 
+/// A request this client wrote, sent again elsewhere (a redirect): the request line gets
+/// `target` and the Host header `host`; header lines whose names are in `drop`
+/// (case-insensitive) are removed and `add` (complete "Name: value\r\n" lines) goes right after
+/// Host. The body is kept. Returns false, changing nothing, when `request` does not start with a
+/// request line and then Host.
+MCP_LOADTEST_DECL bool retarget_request(std::string& request, std::string_view target, std::string_view host,
+                                        std::span<const std::string_view> drop, std::string_view add);
+
+/// The CONNECT request opening a tunnel to `authority` ("host:port", IPv6 in brackets), with
+/// `proxy_authorization` as its Proxy-Authorization value when not empty.
+MCP_LOADTEST_DECL void write_connect(std::string& out, std::string_view authority, std::string_view proxy_authorization);
+
 enum class errc : std::uint8_t {
     none,
     header_too_large,       // status line + headers (or trailers) over limits::max_header_bytes
@@ -179,6 +191,10 @@ public:
     /// The next response answers a HEAD request: it has no body whatever its headers say.
     void expect_no_body() noexcept { no_body_next_ = true; }
 
+    /// The next response answers CONNECT: a 2xx head ends like a 101 (event::upgrade, the bytes
+    /// after it belong to the tunnel); any other status is an ordinary response with its body.
+    void expect_tunnel() noexcept { tunnel_next_ = true; }
+
     /// Overrides the body limit for the current response only: call it on event::headers (say,
     /// for an SSE stream whose events another parser bounds). The next response gets
     /// limits::max_body_bytes again.
@@ -281,6 +297,7 @@ private:
     framing framing_ = framing::none;
     bool keep_alive_ = true;
     bool no_body_next_ = false;
+    bool tunnel_next_ = false;
     std::size_t status_checked_ = 0;  // bytes of the status line's fixed start found valid
     char last_ = '\0';
     std::size_t line_len_ = 0;

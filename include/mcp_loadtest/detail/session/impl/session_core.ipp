@@ -16,6 +16,7 @@
 #include <chrono>
 #include <deque>
 #include <functional>
+#include <limits>
 #include <memory>
 #include <stdexcept>
 #include <string>
@@ -142,6 +143,7 @@ MCP_LOADTEST_DECL void session_core::start_request(request_line&& req, call_comp
     p.last_progress = 0;
     if (p.progress_token) ++progress_in_flight_;
     p.input_rounds = 0;
+    p.redirects = 0;
     p.keep_reply = req.keep_reply;
     p.deadline = now + timeout;
     p.deadline_is_session = false;
@@ -367,6 +369,7 @@ MCP_LOADTEST_DECL call_result& session_core::result_of(std::uint64_t id, pending
     }
     r.input_rounds = p.input_rounds;
     r.http_status = 0;
+    r.redirects = p.redirects;
     r.raw.clear();
     r.payload_begin = 0;
     r.payload_size = 0;
@@ -551,6 +554,13 @@ MCP_LOADTEST_DECL void session_core::on_request_failed(std::uint64_t id, outcome
     http_status_ = http_status;
     finish_pending(*entry, o, message, {}, {}, 0);
     http_status_ = 0;
+}
+
+MCP_LOADTEST_DECL void session_core::on_redirect(std::uint64_t id) {
+    ++stats_.http_redirects;
+    if (!id) return;
+    if (pending_entry* entry = pending_.find(id))
+        if (entry->value.redirects < std::numeric_limits<std::uint16_t>::max()) ++entry->value.redirects;
 }
 
 MCP_LOADTEST_DECL void session_core::on_transport_down(outcome o, const std::string& message) {

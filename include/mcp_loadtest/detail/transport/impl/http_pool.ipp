@@ -45,6 +45,12 @@ MCP_LOADTEST_DECL asio::awaitable<void> http_pool_transport::open(transport_even
 #endif
     }
     url_ = *u;
+    proxy_env_ = read_proxy_environment();
+    stream_route_ = route_for(url_);
+    if (!stream_route_.via.error.empty())
+        throw connect_error(stream_route_.via.error + ". Hint: fix the proxy URL, or connect directly with "
+                                                      "proxy.from_environment = false.",
+                            call_result{});
     for (const auto& h : headers_)
         if (h.name.find_first_of("\r\n:") != std::string::npos || h.value.find_first_of("\r\n") != std::string::npos)
             throw connect_error("header \"" + h.name + "\" contains a line break or colon; refusing to send it.",
@@ -120,17 +126,19 @@ MCP_LOADTEST_DECL std::shared_ptr<http_pool_transport> http_pool_transport::self
     return std::static_pointer_cast<http_pool_transport>(shared_from_this());
 }
 
-MCP_LOADTEST_DECL void http_pool_transport::build_static_headers() {
+MCP_LOADTEST_DECL void http_pool_transport::build_static_headers(bool credentials) {
     static_headers_.clear();
-    for (const auto& h : headers_) static_headers_ += h.name + ": " + h.value + "\r\n";
-    if (!bearer_.empty()) static_headers_ += "Authorization: Bearer " + bearer_ + "\r\n";
+    for (const auto& h : headers_)
+        if (credentials || !h.is_secret()) static_headers_ += h.name + ": " + h.value + "\r\n";
+    if (!bearer_.empty() && credentials) static_headers_ += "Authorization: Bearer " + bearer_ + "\r\n";
 }
 
 MCP_LOADTEST_DECL void http_pool_transport::set_post_url(const url& u) {
     post_url_ = u;
-    post_prefix_ = "POST " + post_url_.target + " HTTP/1.1\r\nHost: " + post_url_.host_header() +
-                   "\r\nAccept: application/json, text/event-stream\r\nContent-Type: application/json\r\n" +
-                   static_headers_;
+    route_ = post_url_.origin() == url_.origin() ? stream_route_ : route_for(post_url_);
+    post_prefix_ = request_start("POST", post_url_, route_) +
+                   "Accept: application/json, text/event-stream\r\nContent-Type: application/json\r\n" +
+                   static_headers_ + proxy_header(route_);
 }
 
 MCP_LOADTEST_DECL void http_pool_transport::write_post(std::string& out, std::string_view body, const outgoing& info) {
@@ -149,10 +157,142 @@ MCP_LOADTEST_DECL void http_pool_transport::write_post(std::string& out, std::st
 }
 
 MCP_LOADTEST_DECL std::string http_pool_transport::stream_request() const {
-    std::string req = "GET " + url_.target + " HTTP/1.1\r\nHost: " + url_.host_header() +
-                      "\r\nAccept: text/event-stream\r\n";
+    std::string req = request_start("GET", url_, stream_route_) + "Accept: text/event-stream\r\n";
     req += static_headers_;
+    req += proxy_header(stream_route_);
     return req;
+}
+
+MCP_LOADTEST_DECL std::string http_pool_transport::proxy_header(const connect_route& route) {
+    if (!route.forwards() || route.proxy_authorization.empty()) return {};
+    return "Proxy-Authorization: " + route.proxy_authorization + "\r\n";
+}
+
+MCP_LOADTEST_DECL std::string http_pool_transport::request_start(std::string_view method, const url& u,
+                                                                 const connect_route& route) {
+    std::string out(method);
+    out += ' ';
+    out += target_for(u, route);
+    out += " HTTP/1.1\r\nHost: ";
+    out += u.host_header();
+    out += "\r\n";
+    return out;
+}
+
+MCP_LOADTEST_DECL const url& http_pool_transport::destination(const exchange& ex) const noexcept {
+    if (ex.redirected) return ex.redirected->current;
+    return ex.is_stream() ? url_ : post_url_;
+}
+
+MCP_LOADTEST_DECL const connect_route& http_pool_transport::route_of(const exchange& ex) const noexcept {
+    if (ex.redirected) return ex.redirected->route;
+    return ex.is_stream() ? stream_route_ : route_;
+}
+
+MCP_LOADTEST_DECL std::string http_pool_transport::describe_exchange(const exchange& ex) {
+    switch (ex.what) {
+        case exchange::kind::post:
+            if (ex.message == outgoing::kind::request)
+                return ex.id ? "the POST of request " + std::to_string(ex.id) : std::string("the POST of initialize");
+            return "the POST carrying " + (ex.label.empty() ? std::string("a message") : ex.label);
+        case exchange::kind::del: return "the DELETE ending the session";
+        case exchange::kind::resume: return "the GET resuming the reply stream of request " + std::to_string(ex.id);
+        case exchange::kind::get_stream:
+        case exchange::kind::legacy_stream:
+        default: return "the GET of the SSE stream";
+    }
+}
+
+MCP_LOADTEST_DECL void http_pool_transport::follow_redirect(const std::shared_ptr<exchange>& ex) {
+    const int status = ex->status;
+    const std::string location = std::move(ex->location);
+    ex->location.clear();
+    if (ex->abandoned || (closing_ && ex->what != exchange::kind::del)) return;
+    const url from = destination(*ex);  // a copy: the state below changes
+    if (!ex->redirected) {
+        ex->redirected = std::make_unique<http_redirect_state>();
+        ex->redirected->current = from;
+        ex->redirected->route = route_of(*ex);
+        ex->redirected->first_origin = from.origin();
+        ex->redirected->chain.push_back(from.origin() + from.target);
+    }
+    http_redirect_state& rs = *ex->redirected;
+    const std::string what = describe_exchange(*ex);
+    const auto give_up = [&](outcome o, const std::string& why) {
+        fail_exchange(*ex, o, "HTTP " + std::to_string(status) + " from " + redact_url(from.redacted()) + " redirected " + what + why, status);
+    };
+    std::string error;
+    auto to = resolve_relative(from, location, &error);
+    if (!to)
+        return give_up(outcome::protocol_error, " to \"" + truncate_for_message(redact_url(location), 200) +
+                                                    "\", which is not a URL: " + error);
+    const std::string shown = redact_url(to->redacted());
+    if (to->scheme != "http" && to->scheme != "https")
+        return give_up(outcome::protocol_error, " to " + shown + ", which is not an http:// or https:// URL.");
+    if (to->secure() && !tls_available())
+        return give_up(outcome::disconnected, " to " + shown + ", which needs TLS, and this build of mcp-loadtest "
+                                                               "has none. Hint: install libssl-dev and reconfigure.");
+    if (status != 307 && status != 308 && !ex->is_stream()) {
+        if (ex->what == exchange::kind::post)
+            return give_up(outcome::protocol_error,
+                           " to " + shown + ": after a " + std::to_string(status) +
+                               " a browser fetches the new URL with GET and drops the body, the JSON-RPC message, "
+                               "so no MCP exchange can follow it (only 307 and 308 keep the method and body). "
+                               "Hint: point the server description at " + shown +
+                               ", or have the server answer 307 or 308.");
+        return give_up(outcome::protocol_error, " to " + shown + "; only 307 and 308 are followed for it.");
+    }
+    const std::string next = to->origin() + to->target;
+    std::string chain;
+    for (const auto& hop : rs.chain) chain += redact_url(hop) + " -> ";
+    chain += shown;
+    if (std::find(rs.chain.begin(), rs.chain.end(), next) != rs.chain.end())
+        return give_up(outcome::protocol_error, " in a loop: " + chain +
+                                                    ". Hint: fix the server's redirects, or point the server "
+                                                    "description at the final URL.");
+    if (rs.chain.size() > max_redirects_)
+        return give_up(outcome::protocol_error,
+                       " once more after " + std::to_string(max_redirects_) + " redirects (max_redirects): " + chain +
+                           ". Hint: point the server description at the final URL, or raise max_redirects.");
+#if defined(MCP_LOADTEST_WITH_TLS)
+    if (to->secure() && !tls_context_) {
+        try {
+            tls_context_ = make_tls_context(tls_);
+        } catch (const std::runtime_error& e) {
+            return give_up(outcome::disconnected, " to " + shown + ", and TLS cannot be set up: " + e.what());
+        }
+    }
+#endif
+    if (to->origin() != rs.first_origin) rs.credentials_dropped = true;  // like browsers and curl: never back
+    const bool pooled = !ex->is_stream() && to->origin() == post_url_.origin();
+    rs.route = pooled ? route_ : to->origin() == url_.origin() ? stream_route_ : route_for(*to);
+    if (!rs.route.via.error.empty()) return give_up(outcome::disconnected, " to " + shown + ": " + rs.route.via.error);
+    std::vector<std::string_view> drop{"proxy-authorization"};
+    if (rs.credentials_dropped) {
+        drop.push_back("authorization");
+        drop.push_back("cookie");
+        for (const auto& h : headers_)
+            if (h.is_secret()) drop.push_back(h.name);
+    }
+    if (!http1::retarget_request(ex->request, target_for(*to, rs.route), to->host_header(), drop,
+                                 proxy_header(rs.route)))
+        return give_up(outcome::protocol_error, " to " + shown + ", and its request could not be rewritten");
+    rs.chain.push_back(next);
+    rs.current = std::move(*to);
+    if (events_) events_->on_redirect(ex->carries_message() && !ex->internal ? ex->id : 0);
+    ex->status = 0;
+    ex->reply.clear();
+    ex->is_sse = false;
+    ex->unexpected_type = false;
+    ex->content_type.clear();
+    ex->sse_events.reset();
+    ex->received = 0;
+    ex->retried = false;
+    ex->conn.reset();
+    if (pooled)
+        dispatch(ex, true);
+    else
+        connect_for(ex, false);
 }
 
 MCP_LOADTEST_DECL void http_pool_transport::dispatch(std::shared_ptr<exchange> ex, bool front) {
@@ -241,7 +381,7 @@ MCP_LOADTEST_DECL void http_pool_transport::arm_answer_deadline(const std::share
 MCP_LOADTEST_DECL void http_pool_transport::connect_for(std::shared_ptr<exchange> ex, bool pooled) {
     if (pooled) ++open_;
     auto me = self();
-    async_connect_tcp(ex_, url_.host, url_.port_text, limits_.connect_timeout,
+    async_connect_route(ex_, route_of(*ex), limits_.connect_timeout,
                       [me, ex, pooled](connect_result r) {
                           if (me->closing_ && ex->what != exchange::kind::del) return;  // r's socket closes
                           if (!r.socket) {
@@ -267,8 +407,8 @@ MCP_LOADTEST_DECL void http_pool_transport::open_connection(std::shared_ptr<exch
 
 MCP_LOADTEST_DECL void http_pool_transport::secure_then_start(const std::shared_ptr<connection>& c, std::shared_ptr<exchange> ex) {
 #if defined(MCP_LOADTEST_WITH_TLS)
-    if (tls_context_) {
-        c->socket.use_tls(tls_context_, url_.host, tls_.verify);
+    if (const url& dest = destination(*ex); dest.secure() && tls_context_) {
+        c->socket.use_tls(tls_context_, dest.host, tls_.verify);
         c->socket.async_handshake([me = self(), c, ex](const asio::error_code& ec) {
             if (me->closing_ && ex->what != exchange::kind::del) {
                 me->drop_connection(c);
@@ -278,7 +418,8 @@ MCP_LOADTEST_DECL void http_pool_transport::secure_then_start(const std::shared_
                 c->current.reset();
                 me->drop_connection(c);
                 me->fail_exchange(*ex, outcome::disconnected,
-                                  describe_tls_failure(ec, me->url_.host_header(), me->tls_, c->socket.tls_verify_error()),
+                                  describe_tls_failure(ec, me->destination(*ex).host_header(), me->tls_,
+                                                       c->socket.tls_verify_error()),
                                   0);
                 return;
             }
@@ -522,6 +663,14 @@ MCP_LOADTEST_DECL void http_pool_transport::fail_oversized(const std::shared_ptr
 MCP_LOADTEST_DECL void http_pool_transport::on_headers(connection& c, exchange& ex) {
     const auto& head = c.parser.head();
     ex.status = head.status;
+    if (max_redirects_ > 0 && (ex.status == 301 || ex.status == 302 || ex.status == 303 || ex.status == 307 ||
+                               ex.status == 308))
+        if (const auto location = head.find("location"); location && !location->empty()) {
+            // Followed when the response ends (its body, if any, is read and dropped).
+            ex.location.assign(*location);
+            c.parser.set_body_limit(static_cast<std::uint64_t>(limits_.max_message_size) + 1);
+            return;
+        }
     const auto ct = head.content_type;
     ex.is_sse = ct && ct->find("text/event-stream") != std::string_view::npos;
     if (ex.is_sse) {
@@ -548,6 +697,7 @@ MCP_LOADTEST_DECL void http_pool_transport::fail_unexpected_type(exchange& ex, s
 
 MCP_LOADTEST_DECL void http_pool_transport::on_body(const std::shared_ptr<connection>& c, exchange& ex, std::string_view piece) {
     ex.received += piece.size();
+    if (!ex.location.empty()) return;  // a redirect's body
     if (ex.unexpected_type) {  // what arrived with the head is enough to show; drop the rest
         c->current.reset();
         fail_unexpected_type(ex, piece);
@@ -589,6 +739,10 @@ MCP_LOADTEST_DECL void http_pool_transport::on_done(const std::shared_ptr<connec
         release_connection(c);
     } else {
         drop_connection(c);
+    }
+    if (!ex->location.empty()) {
+        follow_redirect(ex);
+        return;
     }
     finish_exchange(*ex);
 }
@@ -685,7 +839,9 @@ MCP_LOADTEST_DECL void http_pool_transport::describe_status_failure(exchange& ex
     } else if (status == 406 || status == 415) {
         message += ". The server rejected the request's Accept or Content-Type header.";
     } else if (status >= 300 && status < 400) {
-        message += ". Redirects are not followed; point the server description at the final URL.";
+        message += max_redirects_ == 0 ? ". Redirects are not followed (max_redirects is 0); point the server "
+                                         "description at the final URL."
+                                       : ". It names no Location to follow.";
     }
     if (ex.message == outgoing::kind::request) {
         fail_exchange(ex, o, message, status);
@@ -718,6 +874,10 @@ MCP_LOADTEST_DECL void http_pool_transport::connection_failed(const std::shared_
     const bool reused_untouched = c->reused && ex && ex->received == 0 && ex->status == 0 && !ex->retried;
     drop_connection(c);
     if (!ex || ex->abandoned) return;
+    if (!ex->location.empty()) {  // the redirect's head arrived: its body does not matter
+        follow_redirect(ex);
+        return;
+    }
     if (ex->is_sse && ex->status >= 200 && ex->status < 300 && try_resume(*ex)) return;
     if (reused_untouched && ex->what == exchange::kind::post) {
         // A keep-alive connection the server had already closed: send once more on a fresh one,

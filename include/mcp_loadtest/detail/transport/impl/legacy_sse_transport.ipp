@@ -31,20 +31,21 @@ MCP_LOADTEST_DECL asio::awaitable<void> legacy_sse_transport::after_open() {
 
 MCP_LOADTEST_DECL bool legacy_sse_transport::on_control_event(exchange& ex, const sse::event& e) {
     if (ex.what != exchange::kind::legacy_stream || e.type != "endpoint") return false;
-    on_endpoint_event(e.data);
+    on_endpoint_event(destination(ex), e.data);
     return true;
 }
 
-MCP_LOADTEST_DECL void legacy_sse_transport::on_endpoint_event(std::string_view data) {
+MCP_LOADTEST_DECL void legacy_sse_transport::on_endpoint_event(const url& stream_url, std::string_view data) {
     std::string error;
-    auto target = resolve_relative(url_, data, &error);
-    if (!target || target->origin() != url_.origin()) {
+    auto target = resolve_relative(stream_url, data, &error);  // the stream's URL after any redirect
+    if (!target || target->origin() != stream_url.origin()) {
         report_down(outcome::protocol_error, "the `endpoint` event named \"" + truncate_for_message(data, 200) +
                                                  "\", which is not a URL on the same origin" +
                                                  (error.empty() ? "" : ": " + error));
         ready_event_.cancel();
         return;
     }
+    if (stream_url.origin() != url_.origin()) build_static_headers(false);  // redirected away: no credentials there
     set_post_url(*target);
     endpoint_known_ = true;
     ready_event_.cancel();

@@ -4,11 +4,16 @@
 
 #include <mcp_loadtest/detail/transport/net_connect.hpp>
 
+#include <mcp_loadtest/detail/clock.hpp>
+#include <mcp_loadtest/detail/wire/http1.hpp>
+
 #include <asio/connect.hpp>
+#include <asio/write.hpp>
 #include <asio/ip/address.hpp>
 #include <asio/ip/tcp.hpp>
 #include <asio/local/stream_protocol.hpp>
 
+#include <array>
 #include <cerrno>
 #include <memory>
 
@@ -92,6 +97,136 @@ MCP_LOADTEST_DECL void async_connect_tcp(asio::any_io_executor ex, const std::st
             st->finish(ec2);
         });
     });
+}
+
+MCP_LOADTEST_DECL connect_route route_to(const url& target, proxy_choice choice) {
+    connect_route r;
+    r.host = target.host;
+    r.port = target.port_text;
+    r.tunnel = choice.tunnel_for(target);
+    if (choice.proxy) r.proxy_authorization = proxy_authorization(*choice.proxy);
+    r.via = std::move(choice);
+    return r;
+}
+
+MCP_LOADTEST_DECL void async_connect_route(asio::any_io_executor ex, const connect_route& route,
+                                           std::chrono::milliseconds timeout, connect_handler handler) {
+    if (!route.via.error.empty()) {
+        handler({std::nullopt, route.via.error + ". Hint: fix the proxy URL, or connect directly with "
+                                                 "proxy.from_environment = false."});
+        return;
+    }
+    if (!route.via.proxy) {
+        async_connect_tcp(std::move(ex), route.host, route.port, timeout, std::move(handler));
+        return;
+    }
+    const std::string authority = (route.host.find(':') != std::string::npos ? "[" + route.host + "]" : route.host) +
+                                  ":" + route.port;
+    const std::string proxy = route.via.describe();
+    const auto started = clock::now();
+    auto reached = [ex, route, authority, proxy, started, timeout,
+                    handler = std::move(handler)](connect_result r) mutable {
+        if (!r.socket) {
+            handler({std::nullopt, "cannot connect to " + proxy + " (on the way to " + authority + "): " + r.error +
+                                       " Hint: check that the proxy runs, or bypass it (proxy.no_proxy, NO_PROXY, "
+                                       "or proxy.from_environment = false)."});
+            return;
+        }
+        if (!route.tunnel) {
+            handler(std::move(r));
+            return;
+        }
+        // CONNECT authority, then read the proxy's answer; bounded by what is left of the timeout.
+        struct tunnel_state {
+            connected_socket socket;
+            asio::steady_timer timer;
+            connect_handler handler;
+            std::string request, authority, proxy;
+            http1::response_parser parser{http1::limits{16 * 1024, 64 * 1024}};
+            std::array<char, 4096> buffer{};
+            bool done = false, timed_out = false;
+            tunnel_state(connected_socket s, asio::any_io_executor ex, connect_handler h)
+                : socket(std::move(s)), timer(ex), handler(std::move(h)) {}
+            void fail(const std::string& why) {
+                if (done) return;
+                done = true;
+                timer.cancel();
+                asio::error_code ignored;
+                socket.close(ignored);
+                handler({std::nullopt, why});
+            }
+            void read(const std::shared_ptr<tunnel_state>& self) {
+                socket.async_read_some(asio::buffer(buffer), [self](const asio::error_code& ec, std::size_t n) {
+                    self->on_bytes(self, ec, n);
+                });
+            }
+            void on_bytes(const std::shared_ptr<tunnel_state>& self, const asio::error_code& ec, std::size_t n) {
+                if (done) return;
+                const std::string prefix = proxy + " did not open a tunnel to " + authority + ": ";
+                if (timed_out) return fail(prefix + "no answer to CONNECT within the connect timeout. Hint: check "
+                                                    "the proxy, or raise limits.connect_timeout.");
+                std::string_view in(buffer.data(), n);
+                while (true) {
+                    const http1::step st = parser.parse(in);
+                    in.remove_prefix(st.consumed);
+                    if (st.kind == http1::event::upgrade) {
+                        if (!in.empty())
+                            return fail(prefix + "it sent " + std::to_string(in.size()) +
+                                        " bytes after its answer to CONNECT, before the server could speak");
+                        done = true;
+                        timer.cancel();
+                        handler({std::move(socket), {}});
+                        return;
+                    }
+                    if (st.kind == http1::event::headers) {
+                        const int status = parser.status();
+                        std::string why = prefix + "HTTP " + std::to_string(status) +
+                                          (parser.head().reason.empty() ? std::string()
+                                                                        : " " + std::string(parser.head().reason)) +
+                                          " to CONNECT.";
+                        if (status == 407)
+                            why += " Hint: the proxy wants credentials; put them in its URL "
+                                   "(http://user:password@host:port, never printed).";
+                        else if (status == 403 || status == 405)
+                            why += " Hint: the proxy does not allow tunnels to this host or port; bypass it "
+                                   "(proxy.no_proxy, NO_PROXY) or ask whoever runs it.";
+                        else if (status >= 500)
+                            why += " Hint: the proxy could not reach the server; check the server's address "
+                                   "as the proxy sees it.";
+                        return fail(why);
+                    }
+                    if (st.kind == http1::event::error)
+                        return fail(prefix + "its answer to CONNECT is not HTTP: " + parser.last_error().message);
+                    if (st.kind == http1::event::need_more) break;
+                }
+                if (ec)
+                    return fail(prefix + "it closed the connection before answering CONNECT (" + ec.message() + ")");
+                read(self);
+            }
+        };
+        auto st = std::make_shared<tunnel_state>(std::move(*r.socket), ex, std::move(handler));
+        st->authority = authority;
+        st->proxy = proxy;
+        http1::write_connect(st->request, authority, route.proxy_authorization);
+        st->parser.expect_tunnel();
+        const auto spent = std::chrono::duration_cast<std::chrono::milliseconds>(clock::now() - started);
+        st->timer.expires_after(std::max<std::chrono::milliseconds>(timeout - spent, std::chrono::milliseconds(1)));
+        st->timer.async_wait([st](const asio::error_code& ec) {
+            if (ec || st->done) return;
+            st->timed_out = true;
+            asio::error_code ignored;
+            st->socket.close(ignored);
+        });
+        asio::async_write(st->socket, asio::buffer(st->request), [st](const asio::error_code& ec, std::size_t) {
+            if (st->done) return;
+            if (ec) {
+                st->fail(st->proxy + " closed the connection while it was sent CONNECT (" + ec.message() + ")");
+                return;
+            }
+            st->read(st);
+        });
+    };
+    async_connect_tcp(std::move(ex), route.via.proxy->host, route.via.proxy->port_text, timeout, std::move(reached));
 }
 
 MCP_LOADTEST_DECL void async_connect_unix(asio::any_io_executor ex, const std::string& path, std::chrono::milliseconds timeout,

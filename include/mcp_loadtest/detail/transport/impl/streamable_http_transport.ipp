@@ -213,8 +213,9 @@ MCP_LOADTEST_DECL asio::awaitable<void> streamable_http_transport::before_releas
     if (!delete_on_close_ || session_id_.empty() || down_) co_return;
     auto ex = std::make_shared<exchange>();
     ex->what = exchange::kind::del;
-    std::string req = "DELETE " + post_url_.target + " HTTP/1.1\r\nHost: " + post_url_.host_header() + "\r\n";
+    std::string req = request_start("DELETE", post_url_, route_);
     req += static_headers_;
+    req += proxy_header(route_);
     append_session_headers(req);
     req += "Content-Length: 0\r\n\r\n";
     ex->request = std::move(req);

@@ -33,8 +33,9 @@ MCP_LOADTEST_DECL asio::awaitable<void> websocket_transport::open(transport_even
     auto ex = ex_;
     const auto timeout = server_.limits.connect_timeout;
     // Named first: GCC 12 mis-relocates temporaries with strings inside co_await.
-    auto connecting = await_connect([ex, host = url_.host, port = url_.port_text, timeout](connect_handler h) {
-        async_connect_tcp(ex, host, port, timeout, std::move(h));
+    const connect_route route = route_to(url_, choose_proxy(url_, server_.proxy, read_proxy_environment()));
+    auto connecting = await_connect([ex, route, timeout](connect_handler h) {
+        async_connect_route(ex, route, timeout, std::move(h));
     });
     connect_result connected = co_await std::move(connecting);
     if (!connected.socket) throw connect_error(connected.error, call_result{});
@@ -107,9 +108,13 @@ MCP_LOADTEST_DECL asio::awaitable<void> websocket_transport::open(transport_even
                 handshake_done_ = true;
                 timer_.cancel();
                 release();
-                const std::string detail = st.kind == http1::event::error
-                                               ? head_parser.last_error().message
-                                               : "HTTP " + std::to_string(head_parser.status()) + " instead of 101";
+                std::string detail = st.kind == http1::event::error
+                                         ? head_parser.last_error().message
+                                         : "HTTP " + std::to_string(head_parser.status()) + " instead of 101";
+                if (st.kind == http1::event::headers && head_parser.status() >= 300 && head_parser.status() < 400)
+                    if (const auto location = head_parser.head().find("location"))
+                        detail += " (a redirect to \"" + redact_url(std::string(*location)) +
+                                  "\", which a WebSocket handshake does not follow: use that URL)";
                 throw connect_error("WebSocket handshake with " + url_.redacted() + " failed: " + detail +
                                         ". Hint: check the URL path, and that the server speaks WebSocket there.",
                                     call_result{});

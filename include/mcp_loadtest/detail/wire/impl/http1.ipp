@@ -235,6 +235,7 @@ MCP_LOADTEST_DECL void response_parser::reset() noexcept {
     state_ = state::idle;
     error_ = {};
     no_body_next_ = false;
+    tunnel_next_ = false;
     begin_message();
 }
 
@@ -337,7 +338,9 @@ MCP_LOADTEST_DECL step response_parser::parse_head(std::string_view in) {
             continue;
         }
         no_body_next_ = false;
-        if (head_.status == 101) {
+        const bool tunnel = tunnel_next_ && head_.status >= 200 && head_.status < 300;
+        tunnel_next_ = false;
+        if (head_.status == 101 || tunnel) {
             state_ = state::upgraded;
             return {event::upgrade, pos, {}};
         }
@@ -403,7 +406,7 @@ MCP_LOADTEST_DECL std::size_t response_parser::parse_whole_head(std::string_view
     std::string_view status(in.data(), ends[0]);
     if (status.back() == '\r') status.remove_suffix(1);
     // Interim responses and 101 are rare: the general path skips or reports them.
-    if (!status_line_ok(status) || status[9] < '2') return 0;
+    if (!status_line_ok(status) || status[9] < '2' || tunnel_next_) return 0;
     head_buf_.clear();
     head_buf_.append(in.data(), end);
     const char* const base = head_buf_.data();
@@ -677,6 +680,46 @@ MCP_LOADTEST_DECL bool response_parser::chunk_byte(std::string_view in, std::siz
         default:
             return true;
     }
+}
+
+
+MCP_LOADTEST_DECL bool retarget_request(std::string& request, std::string_view target, std::string_view host,
+                                        std::span<const std::string_view> drop, std::string_view add) {
+    const std::string_view in = request;
+    const std::size_t line_end = in.find("\r\n");
+    if (line_end == std::string_view::npos) return false;
+    const std::string_view line = in.substr(0, line_end);
+    const std::size_t sp1 = line.find(' '), sp2 = line.rfind(' ');
+    if (sp1 == std::string_view::npos || sp2 <= sp1) return false;
+    const std::size_t host_at = line_end + 2;
+    if (!ascii_iequals_lower(in.substr(host_at, 5), "host:")) return false;
+    const std::size_t host_end = in.find("\r\n", host_at);
+    const std::size_t head_end = in.find("\r\n\r\n", line_end);
+    if (host_end == std::string_view::npos || head_end == std::string_view::npos || host_end > head_end) return false;
+    std::string out;
+    out.reserve(request.size() + target.size() + add.size() + 16);
+    out.append(line.substr(0, sp1 + 1)).append(target).append(line.substr(sp2));
+    out.append("\r\nHost: ").append(host).append("\r\n").append(add);
+    std::size_t at = host_end + 2;
+    while (at < head_end + 2) {
+        const std::size_t end = in.find("\r\n", at);
+        const std::string_view field_line = in.substr(at, end - at);
+        const std::string_view name = field_line.substr(0, field_line.find(':'));
+        bool keep = true;
+        for (const std::string_view d : drop)
+            if (ascii_iequals(name, d)) keep = false;
+        if (keep) out.append(field_line).append("\r\n");
+        at = end + 2;
+    }
+    out.append(in.substr(head_end + 2));
+    request = std::move(out);
+    return true;
+}
+
+MCP_LOADTEST_DECL void write_connect(std::string& out, std::string_view authority, std::string_view proxy_authorization) {
+    out.append("CONNECT ").append(authority).append(" HTTP/1.1\r\nHost: ").append(authority).append("\r\n");
+    if (!proxy_authorization.empty()) out.append("Proxy-Authorization: ").append(proxy_authorization).append("\r\n");
+    out.append("\r\n");
 }
 
 }  // namespace mcp_loadtest::detail::http1
