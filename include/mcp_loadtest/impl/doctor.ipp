@@ -143,7 +143,9 @@ struct doctor_job {
         const auto t0 = std::chrono::steady_clock::now();
         session s;
         try {
-            s = co_await spawn(attempt, attempt_client);
+            // Named first: GCC 12 mis-relocates class-type temporaries inside co_await.
+            auto starting = spawn(attempt, attempt_client);
+            s = co_await std::move(starting);
         } catch (const spawn_error& e) {
             t.spawn_failure = e.what();
             co_return t;
@@ -168,7 +170,8 @@ struct doctor_job {
             co_await s.close();
             attempt_client.era = era_selection::legacy;
             try {
-                s = co_await spawn(attempt, attempt_client);
+                auto restarting = spawn(attempt, attempt_client);
+                s = co_await std::move(restarting);
                 t.identity = co_await s.initialize();
                 t.answered = true;
                 t.failure.clear();
@@ -216,7 +219,8 @@ struct doctor_job {
             auto ask = std::make_shared<stdio_server>(srv);
             ask->command = where.found;
             ask->args = {"--version"};
-            const command_output out = co_await run_to_end(ask, o.version_timeout);
+            auto asking = run_to_end(ask, o.version_timeout);
+            const command_output out = co_await std::move(asking);
             version_text = first_line(out.out.empty() ? out.err : out.out);
             version = find_version(version_text);
             const std::string asked = quoted(srv.command + " --version");
@@ -355,9 +359,11 @@ struct doctor_job {
         return false;
     }
 
+    // References only (GCC 12 and by-value class-type coroutine parameters).
     asio::awaitable<void> node_version_check(const stdio_server& srv, interpreter_kind kind, const command_lookup& where,
-                                             std::optional<version_number> version) {
+                                             const std::optional<version_number>& interpreter_version) {
         using namespace doctoring;
+        std::optional<version_number> version = interpreter_version;
         if (kind != interpreter_kind::node && kind != interpreter_kind::npx) {
             add("node_version", check_status::skipped, "Not a Node server (node or npx).");
             co_return;
@@ -408,7 +414,8 @@ struct doctor_job {
                 co_return;
             }
             ask->command = node.found;
-            const command_output out = co_await run_to_end(ask, o.version_timeout);
+            auto asking = run_to_end(ask, o.version_timeout);
+            const command_output out = co_await std::move(asking);
             version = find_version(out.out);
         }
         if (!manifest) {

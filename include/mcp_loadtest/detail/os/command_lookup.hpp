@@ -6,6 +6,7 @@
 
 #include <mcp_loadtest/detail/config.hpp>
 
+#include <mcp_loadtest/detail/os/platform.hpp>
 #include <mcp_loadtest/server.hpp>
 
 #include <optional>
