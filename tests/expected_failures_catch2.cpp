@@ -1,6 +1,11 @@
-// The expected-failure cases (expected_failures_cases.hpp) under Catch2
-// (Catch2 itself is compiled in support/catch2_session.cpp).
+// The expected-failure cases (expected_failures_cases.hpp) under Catch2 v2,
+// and v3 (built again against its amalgamated sources: tests/CMakeLists.txt).
+// Catch2 itself is compiled in support/catch2_session.cpp.
+#if defined(MCP_LOADTEST_TEST_CATCH2_V3)
+#include <catch_amalgamated.hpp>
+#else
 #include <catch2/catch.hpp>
+#endif
 #include <mcp_loadtest/catch2.hpp>
 
 #include "expected_failures_cases.hpp"

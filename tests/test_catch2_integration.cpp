@@ -1,7 +1,12 @@
-// The same user-facing API under Catch2 v2: MCP_LOADTEST_CASE bodies are
+// The same user-facing API under Catch2 v2, and v3 (built again against its
+// amalgamated sources: tests/CMakeLists.txt): MCP_LOADTEST_CASE bodies are
 // coroutines, assertions are Catch2's own. The servers are the C++ fixture
 // (fixtures/native), so the same cases run on Linux and on Windows (under Wine).
+#if defined(MCP_LOADTEST_TEST_CATCH2_V3)
+#include <catch_amalgamated.hpp>
+#else
 #include <catch2/catch.hpp>
+#endif
 #include <mcp_loadtest/catch2.hpp>
 #include <mcp_loadtest/detectors.hpp>
 #include <mcp_loadtest/run.hpp>

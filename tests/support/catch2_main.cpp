@@ -1,5 +1,6 @@
-// Catch2 v2 main for the suite, with the same leak audit as doctest_main.cpp
-// (Catch2 itself is compiled in catch2_session.cpp).
+// Catch2 main for the suite, with the same leak audit as doctest_main.cpp
+// (Catch2 itself, v2 or v3, is compiled in catch2_session.cpp: each binary
+// links this main with the session of its Catch2 version).
 #include "catch2_session.hpp"
 #include "leak_check.hpp"
 
