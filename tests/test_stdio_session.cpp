@@ -130,7 +130,7 @@ MCP_LOADTEST_CASE("echo server: a repeated list cursor is reported as malformed 
     auto tools = co_await s.list_tools();
     CHECK(tools.status.outcome == mlt::outcome::malformed);
     CHECK(tools.pages == 8);  // pages 0, 2, ..., 14: the last one's cursor "2" came after page 0
-    CHECK(tools.size() == 6 + 9);
+    CHECK(tools.size() == 7 + 9);
     CHECK(tools.status.message.find("tools/list returned the cursor \"2\" twice") != std::string::npos);
     // Every list method follows its cursors the same way (3 resources, 2 a page: "2" comes back).
     auto resources = co_await s.list_resources();
