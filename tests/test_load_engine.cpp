@@ -477,7 +477,9 @@ MCP_LOADTEST_CASE("progress in a mix: counts and time to the first per tool, bro
     const mlt::mix calls({good, unasked, decreasing, late});
     auto options = quick_options();
     options.sample_interval = 0ms;
-    const mlt::workload load = mlt::closed_load{.users = 2, .duration = 10s, .max_iterations = 100};
+    // Long enough that the after_result notifications (50 ms after their reply) of most calls land
+    // within the run: a run of a few dozen milliseconds would see none of them.
+    const mlt::workload load = mlt::closed_load{.users = 2, .duration = 500ms};
     auto report = co_await mlt::run(server, load, calls, mlt::thresholds{}, options);
     INFO(report.summary());
     CHECK(report.overall.outcomes.errors() == 0);
