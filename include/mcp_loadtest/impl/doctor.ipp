@@ -7,6 +7,7 @@
 #include <mcp_loadtest/detail/os/command_lookup.hpp>
 #include <mcp_loadtest/detail/owned_coroutine.hpp>
 #include <mcp_loadtest/detail/text/format.hpp>
+#include <mcp_loadtest/detail/text/html_escape.hpp>
 #include <mcp_loadtest/detail/text/interpreter_text.hpp>
 #include <mcp_loadtest/detail/text/truncate_for_message.hpp>
 #include <mcp_loadtest/detail/transport/command_output.hpp>
@@ -582,23 +583,14 @@ inline const char* doctor_mark(check_status s) {
     return "";
 }
 
-inline std::string markdown_cell(std::string_view s) {
-    std::string out;
-    for (char c : s) {
-        if (c == '|') out += "\\|";
-        else if (c == '\n' || c == '\r') out += ' ';
-        else out += c;
-    }
-    return out;
-}
 }  // namespace detail
 
 MCP_LOADTEST_DECL std::string doctor_report::to_markdown() const {
-    std::string s = "### Setup doctor: " + detail::markdown_cell(server) + " (" + transport + ")\n\n";
+    std::string s = "### Setup doctor: " + detail::markdown_cell(server, 300) + " (" + transport + ")\n\n";
     s += "| | check | found | fix |\n| --- | --- | --- | --- |\n";
     for (const auto& c : checks)
-        s += std::string("| ") + detail::doctor_mark(c.status) + " | " + c.name + " | " + detail::markdown_cell(c.found) +
-             " | " + detail::markdown_cell(c.fix) + " |\n";
+        s += std::string("| ") + detail::doctor_mark(c.status) + " | " + c.name + " | " + detail::markdown_cell(c.found, 2000) +
+             " | " + detail::markdown_cell(c.fix, 2000) + " |\n";
     std::size_t problems = 0;
     for (const auto& c : checks) problems += c.status == check_status::problem;
     s += "\n" + (problems ? "**" + std::to_string(problems) + " problem(s)**" : std::string("No problems")) + " (" +
