@@ -10,6 +10,12 @@
 // tests/conformance/run.sh runs it in CI. It is also the shortest complete
 // example of using mcp-loadtest without a test framework: an io_context, one
 // coroutine, an exit code.
+//
+// The auth/* scenarios grade the OAuth client (docs/authentication.md): the
+// server answers 401, and the library discovers, registers, authorizes and
+// sends the request again. Scenarios that pre-register a client pass its
+// credentials in MCP_CONFORMANCE_CONTEXT (JSON).
+#include <mcp_loadtest/auth.hpp>
 #include <mcp_loadtest/http.hpp>
 #include <mcp_loadtest/session.hpp>
 
@@ -35,7 +41,36 @@ constexpr auto overall_deadline = 25s;
 struct invocation {
     std::string scenario;
     std::string url;
+    mlt::json context = mlt::json::object();  // MCP_CONFORMANCE_CONTEXT
 };
+
+// The suite's client ID metadata document URL: used as client_id where the
+// authorization server accepts such documents (it never fetches it).
+constexpr const char* metadata_document = "https://conformance-test.local/client-metadata.json";
+
+bool is_auth(const std::string& scenario) { return scenario.rfind("auth/", 0) == 0; }
+
+// The OAuth client each auth scenario's server expects.
+std::shared_ptr<mlt::oauth_client> oauth_for(const invocation& in) {
+    mlt::oauth_options auth;
+    auth.client_metadata_url = metadata_document;
+    auth.client_name = "mcp-loadtest-conformance-client";
+    auth.request_timeout = 5s;
+    const auto text = [&](const char* field) { return in.context.value(field, std::string()); };
+    auth.client_id = text("client_id");
+    auth.client_secret = text("client_secret");
+    if (in.scenario == "auth/client-credentials-basic" || in.scenario == "auth/client-credentials-jwt")
+        auth.grant = mlt::oauth_grant::client_credentials;
+    auth.private_key_pem = text("private_key_pem");
+    if (!text("signing_algorithm").empty()) auth.signing_algorithm = text("signing_algorithm");
+    if (in.scenario == "auth/cross-app-access-complete-flow") {
+        auth.grant = mlt::oauth_grant::cross_app_access;
+        auth.idp_token_endpoint = text("idp_token_endpoint");
+        auth.idp_client_id = text("idp_client_id");
+        auth.idp_id_token = text("idp_id_token");
+    }
+    return mlt::make_oauth(std::move(auth));
+}
 
 // SEP-1034: accept the elicitation, filling every field of the requested form
 // with its schema's `default` (what a client does when the user just confirms).
@@ -51,13 +86,14 @@ mlt::json accept_with_defaults(const mlt::json& params) {
 // The tool each scenario's server offers (none: the handshake is what is graded).
 std::string tool_for(const std::string& scenario) {
     if (scenario == "initialize") return "";
+    if (is_auth(scenario)) return "test-tool";  // called when listed; tools/list comes first
     if (scenario == "tools_call") return "add_numbers";
     if (scenario == "elicitation-sep1034-client-defaults") return "test_client_elicitation_defaults";
     // SEP-1699: the server ends the reply's SSE stream early; a conforming
     // client waits `retry` ms and resumes with GET + Last-Event-ID.
     if (scenario == "sse-retry") return "test_reconnection";
     throw std::runtime_error("unknown scenario \"" + scenario + "\" (this client knows initialize, tools_call, "
-                             "elicitation-sep1034-client-defaults and sse-retry)");
+                             "elicitation-sep1034-client-defaults, sse-retry and auth/*)");
 }
 
 // Coroutines take one shared_ptr parameter (GCC 12 mis-copies some by-value
@@ -67,6 +103,7 @@ asio::awaitable<void> run_scenario(std::shared_ptr<const invocation> in) {
 
     mlt::http_server server;
     server.url = in->url;
+    if (is_auth(in->scenario)) server.oauth = oauth_for(*in);
     server.limits.connect_timeout = 5s;
     server.limits.startup_timeout = call_timeout;
 
@@ -85,6 +122,15 @@ asio::awaitable<void> run_scenario(std::shared_ptr<const invocation> in) {
         options.request_handlers["elicitation/create"] = accept_with_defaults;
 
     auto session = co_await mlt::connect(server, options);  // throws connect_error with the reason
+    if (is_auth(in->scenario)) {
+        // Requests past initialize are what protected servers refuse first.
+        auto tools = co_await session.list_tools({.timeout = call_timeout});
+        if (!tools.ok()) throw std::runtime_error("tools/list: " + tools.status.describe());
+        if (!tools.find(tool)) {
+            co_await session.close();
+            co_return;
+        }
+    }
     if (!tool.empty()) {
         // add_numbers needs {a, b}; the other scenarios' tools take no arguments.
         const mlt::json arguments = tool == "add_numbers" ? mlt::args("a", 2, "b", 3) : mlt::json::object();
@@ -103,7 +149,16 @@ int main(int argc, char** argv) {
         std::fprintf(stderr, "usage: MCP_CONFORMANCE_SCENARIO=<scenario> %s [...] <server-url>\n", argv[0]);
         return 1;
     }
-    auto in = std::make_shared<const invocation>(invocation{scenario, argv[argc - 1]});
+    invocation parsed{scenario, argv[argc - 1]};
+    if (const char* context = std::getenv("MCP_CONFORMANCE_CONTEXT")) {
+        try {
+            parsed.context = mlt::json::parse(context);
+        } catch (const std::exception& e) {
+            std::fprintf(stderr, "conformance client: MCP_CONFORMANCE_CONTEXT is not JSON: %s\n", e.what());
+            return 1;
+        }
+    }
+    auto in = std::make_shared<const invocation>(std::move(parsed));
 
     asio::io_context io;
     bool finished = false;

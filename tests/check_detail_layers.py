@@ -28,6 +28,7 @@ MAY_INCLUDE = {
     "report": {"text"},
     "detectors": set(),
     "testing": {"text"},
+    "auth": {"wire", "text", "transport"},  # transport: one-off HTTP requests over its connections and TLS
 }
 # Narrower than a whole folder: transport/ uses one container of session/.
 ONLY = {("transport", "session"): {"detail/session/id_table.hpp"}}

@@ -20,6 +20,7 @@
 #include <mcp_loadtest/session_info.hpp>
 #include <mcp_loadtest/session.hpp>
 #include <mcp_loadtest/http.hpp>
+#include <mcp_loadtest/auth.hpp>
 #include <mcp_loadtest/websocket.hpp>
 #include <mcp_loadtest/socket.hpp>
 #include <mcp_loadtest/network.hpp>

@@ -18,6 +18,7 @@
 #include <chrono>
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -25,6 +26,8 @@
 namespace mcp_loadtest {
 
 using namespace std::chrono_literals;
+
+class oauth_client;  // <mcp_loadtest/auth.hpp>
 
 /// A header sent with every HTTP request (and the WebSocket handshake).
 struct http_header {
@@ -90,6 +93,10 @@ struct http_server {
     std::string url{};                    ///< the MCP endpoint, e.g. http://127.0.0.1:3001/mcp
     std::vector<http_header> headers{};   ///< extra headers on every request
     std::string bearer_token{};           ///< sent as Authorization: Bearer …; never printed
+    /// OAuth 2.1 as MCP authorization specifies it (mlt::make_oauth(), <mcp_loadtest/auth.hpp>):
+    /// tokens got on a 401, shared by every session holding the same client, renewed before
+    /// they expire. Takes the place of bearer_token.
+    std::shared_ptr<oauth_client> oauth{};
     std::size_t connections = 16;       ///< keep-alive pool size; concurrent calls spread over it
     bool open_get_stream = true;        ///< open the standalone GET stream for server-initiated messages
     bool delete_on_close = true;        ///< DELETE the session when the session is closed
@@ -111,6 +118,7 @@ struct sse_server {
     std::string url{};                    ///< the SSE endpoint, e.g. http://127.0.0.1:3001/sse
     std::vector<http_header> headers{};
     std::string bearer_token{};
+    std::shared_ptr<oauth_client> oauth{};  ///< as http_server::oauth
     std::size_t connections = 16;       ///< keep-alive pool for the POSTs
     std::uint32_t max_redirects = 5;    ///< as http_server::max_redirects (the GET of the stream included)
     proxy_options proxy{};

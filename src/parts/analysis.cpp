@@ -1,8 +1,13 @@
-// mcp_loadtest::separate, part "analysis": the detectors, the ceiling search, strict validation, the protocol fuzzer, call_every_tool(), report renderers, histogram encodings, baselines and comparisons.
+// mcp_loadtest::separate, part "analysis": OAuth, the detectors, the ceiling search, strict validation, the protocol fuzzer, call_every_tool(), report renderers, histogram encodings, baselines and comparisons.
 // Every impl/*.ipp is in exactly one part (tests/check_library_parts.py).
 #include <mcp_loadtest/impl/part.hpp>
 
 #include <mcp_loadtest/detail/os/impl/atomic_file.ipp>
+#include <mcp_loadtest/detail/auth/impl/discovery.ipp>
+#include <mcp_loadtest/detail/auth/impl/http_fetch.ipp>
+#include <mcp_loadtest/detail/auth/impl/jwt.ipp>
+#include <mcp_loadtest/detail/auth/impl/oauth_flow.ipp>
+#include <mcp_loadtest/impl/auth.ipp>
 #include <mcp_loadtest/detail/detectors/impl/cross_talk_attribution.ipp>
 #include <mcp_loadtest/detail/text/impl/format.ipp>
 #include <mcp_loadtest/detail/detectors/impl/fuzz_corpus.ipp>

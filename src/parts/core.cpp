@@ -62,6 +62,10 @@
 #include <mcp_loadtest/detail/session/impl/session_core.ipp>
 #include <mcp_loadtest/detail/session/impl/session_stderr.ipp>
 #include <mcp_loadtest/detail/wire/impl/sha1.ipp>
+#include <mcp_loadtest/detail/wire/impl/form.ipp>
+#include <mcp_loadtest/detail/transport/impl/http_auth.ipp>
+#include <mcp_loadtest/detail/wire/impl/sha256.ipp>
+#include <mcp_loadtest/detail/wire/impl/www_authenticate.ipp>
 #include <mcp_loadtest/detail/os/posix/impl/sigpipe.ipp>
 #include <mcp_loadtest/detail/os/posix/impl/utc_time.ipp>
 #include <mcp_loadtest/detail/os/windows/impl/sigpipe.ipp>

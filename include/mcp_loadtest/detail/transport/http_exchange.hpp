@@ -62,6 +62,11 @@ struct http_exchange {
     std::uint64_t received = 0;
     std::string location;  // a redirect being followed: its Location, kept until the response ends
     std::unique_ptr<http_redirect_state> redirected;  // made by the first redirect
+    // OAuth: the token version the request carries, the WWW-Authenticate of a 401 or 403,
+    // and how often it was sent again after one (at most once for 401, max_step_ups for 403).
+    std::uint32_t token_version = 0;
+    std::string www_authenticate;
+    std::uint8_t auth_resends = 0, step_ups = 0;
     [[nodiscard]] bool is_stream() const noexcept {
         return what == kind::get_stream || what == kind::legacy_stream || what == kind::resume;
     }

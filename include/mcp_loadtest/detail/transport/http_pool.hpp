@@ -17,6 +17,7 @@
 #include <mcp_loadtest/detail/config.hpp>
 
 #include <mcp_loadtest/any_server.hpp>
+#include <mcp_loadtest/detail/transport/http_auth.hpp>
 #include <mcp_loadtest/detail/transport/http_exchange.hpp>
 #include <mcp_loadtest/detail/session/id_table.hpp>
 #include <mcp_loadtest/detail/wire/json_scan.hpp>
@@ -69,7 +70,12 @@ protected:
         : ex_(std::move(ex)), url_text_(std::move(server.url)), headers_(std::move(server.headers)),
           bearer_(std::move(server.bearer_token)), pool_size_(std::max<std::size_t>(server.connections, 1)),
           max_redirects_(server.max_redirects), proxy_(std::move(server.proxy)), tls_(std::move(server.tls)),
-          limits_(server.limits), ready_event_(ex_) {}
+          limits_(server.limits), ready_event_(ex_), refresh_timer_(ex_) {
+        if (server.oauth) {
+            oauth_set_ = true;
+            if (const auto make = get_http_authorizer_factory()) authorizer_ = make(std::move(server.oauth));
+        }
+    }
 
     // ---- where the two transports differ ----------------------------------------
 
@@ -234,6 +240,20 @@ protected:
 
     MCP_LOADTEST_DECL void fail_exchange(exchange& ex, outcome o, const std::string& message, int status);
 
+    // ---- OAuth (http_server::oauth) --------------------------------------------------
+
+    // A 401, or a 403 asking for more scopes: park the request, get a token (one flow for all
+    // the requests refused meanwhile) and send it again. False: not ours to answer.
+    MCP_LOADTEST_DECL bool authorize_and_resend(exchange& ex);
+    MCP_LOADTEST_DECL void authorized(auth_answer answer);
+    // A new token: every request from now on carries it; renewal is armed before it expires.
+    MCP_LOADTEST_DECL void use_token(const std::string& token, std::chrono::steady_clock::time_point refresh_at);
+    MCP_LOADTEST_DECL void arm_renewal(std::chrono::steady_clock::time_point refresh_at);
+    MCP_LOADTEST_DECL void renew_token();
+    [[nodiscard]] MCP_LOADTEST_DECL auth_target auth_target_now() const;
+    // Puts the current Authorization line into a request written before the token changed.
+    MCP_LOADTEST_DECL void reauthorize_request(exchange& ex) const;
+
     MCP_LOADTEST_DECL void connection_failed(const std::shared_ptr<connection>& c, const std::string& why);
 
     asio::any_io_executor ex_;
@@ -268,6 +288,19 @@ protected:
     std::size_t open_ = 0;
 
     asio::steady_timer ready_event_;  // wakes open(), after_handshake() and close() when something settles
+    // OAuth: the authorizer, the version of bearer_ (bumped per new token), the requests
+    // waiting for a token and why they were refused, and the renewal timer.
+    bool oauth_set_ = false;
+    std::shared_ptr<http_authorizer> authorizer_;
+    std::uint32_t token_version_ = 0;
+    bool authorizing_ = false;
+    struct parked_request {
+        std::shared_ptr<exchange> ex;
+        int status = 0;
+        std::string www_authenticate;
+    };
+    std::vector<parked_request> auth_parked_;
+    asio::steady_timer refresh_timer_;
     bool closing_ = false;
     bool backlog_overflowed_ = false;
     bool initialized_in_flight_ = false;

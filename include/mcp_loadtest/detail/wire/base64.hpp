@@ -1,6 +1,7 @@
-// Base64 (RFC 4648, standard alphabet): the WebSocket handshake keys and the text form of
-// HdrHistogram logs. Decoding reports errors as values (optional + message) so both a
-// protocol codec and the histogram reader can word the failure for their own context.
+// Base64 (RFC 4648): the WebSocket handshake keys, the text form of HdrHistogram logs and
+// HTTP Basic credentials; base64url for JWTs and PKCE. Decoding reports errors as values
+// (optional + message) so both a protocol codec and the histogram reader can word the
+// failure for their own context.
 #pragma once
 
 #include <mcp_loadtest/detail/config.hpp>
@@ -20,6 +21,9 @@ inline constexpr char base64_alphabet[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijk
 MCP_LOADTEST_DECL void base64_append(std::string& out, std::span<const std::uint8_t> in);
 
 [[nodiscard]] MCP_LOADTEST_DECL std::string base64_encode(std::span<const std::uint8_t> in);
+
+/// The URL-safe alphabet ('-' and '_') without padding (RFC 4648 §5): JWTs and PKCE challenges.
+[[nodiscard]] MCP_LOADTEST_DECL std::string base64url_encode(std::span<const std::uint8_t> in);
 
 /// Decodes the standard alphabet; padding is optional, anything else (whitespace, the URL-safe
 /// alphabet) is rejected. On failure returns nullopt and, if `error` is given, says why.

@@ -8,6 +8,8 @@
 #include <mcp_loadtest/detail/wire/jsonrpc_writer.hpp>
 #include <mcp_loadtest/detail/transport/net_connect.hpp>
 #include <mcp_loadtest/detail/wire/same_text.hpp>
+#include <mcp_loadtest/detail/wire/wire_text.hpp>
+#include <mcp_loadtest/detail/wire/www_authenticate.hpp>
 #include <mcp_loadtest/detail/os/sigpipe.hpp>
 #include <mcp_loadtest/detail/text/truncate_for_message.hpp>
 #include <mcp_loadtest/json.hpp>
@@ -55,6 +57,22 @@ MCP_LOADTEST_DECL asio::awaitable<void> http_pool_transport::open(transport_even
         if (h.name.find_first_of("\r\n:") != std::string::npos || h.value.find_first_of("\r\n") != std::string::npos)
             throw connect_error("header \"" + h.name + "\" contains a line break or colon; refusing to send it.",
                                 call_result{});
+    if (oauth_set_) {
+        if (!authorizer_)
+            throw connect_error("http_server::oauth is set, but OAuth was not compiled in: include "
+                                "<mcp_loadtest/auth.hpp> where the server description is made.",
+                                call_result{});
+        if (!bearer_.empty())
+            throw connect_error("both bearer_token and oauth are set: the OAuth client gets its own tokens. Hint: "
+                                "drop bearer_token.",
+                                call_result{});
+        // A token another session of the same client already has: no 401 needed.
+        if (const auto cached = authorizer_->cached(url_); !cached.token.empty()) {
+            bearer_ = cached.token;
+            ++token_version_;
+            arm_renewal(cached.refresh_at);
+        }
+    }
     build_static_headers();
     set_post_url(url_);
     co_await after_open();
@@ -83,6 +101,7 @@ MCP_LOADTEST_DECL void http_pool_transport::send(std::string_view line, const ou
     std::string_view body = line;
     while (!body.empty() && (body.back() == '\n' || body.back() == '\r')) body.remove_suffix(1);
     keep_for_replay(*ex, body);
+    ex->token_version = token_version_;
     write_post(ex->request, body, info);
     if (ex->id) file_by_id(ex);
     dispatch(std::move(ex));
@@ -521,6 +540,8 @@ MCP_LOADTEST_DECL void http_pool_transport::next_waiting() {
 }
 
 MCP_LOADTEST_DECL void http_pool_transport::release_all() noexcept {
+    auth_parked_.clear();
+    refresh_timer_.cancel();
     auto idle = std::move(idle_);
     idle_.clear();
     waiting_.clear();
@@ -671,6 +692,12 @@ MCP_LOADTEST_DECL void http_pool_transport::on_headers(connection& c, exchange& 
             c.parser.set_body_limit(static_cast<std::uint64_t>(limits_.max_message_size) + 1);
             return;
         }
+    if (ex.status == 401 || ex.status == 403) {
+        // Every challenge, joined as one header value would be.
+        for (const auto& f : head.fields)
+            if (f.name.size() == 16 && ascii_iequals_lower(f.name, "www-authenticate"))
+                ex.www_authenticate += (ex.www_authenticate.empty() ? "" : ", ") + std::string(f.value);
+    }
     const auto ct = head.content_type;
     ex.is_sse = ct && ct->find("text/event-stream") != std::string_view::npos;
     if (ex.is_sse) {
@@ -799,6 +826,8 @@ MCP_LOADTEST_DECL void http_pool_transport::finish_exchange(exchange& ex) {
         if (ex.id && events_ && events_->is_pending(ex.id)) answer_left_call_pending(ex, body);
         return;
     }
+    // A refusal OAuth can answer: the request goes again with a token.
+    if (authorizer_ && (status == 401 || status == 403) && authorize_and_resend(ex)) return;
     // An error status. A JSON-RPC error body that names the request is its reply.
     std::string_view body = ex.reply;
     const envelope env = envelope_scanner::scan(body);
@@ -834,8 +863,19 @@ MCP_LOADTEST_DECL void http_pool_transport::describe_status_failure(exchange& ex
         message += ". The server no longer knows this session (expired or terminated; some servers answer 400). "
                    "Hint: open a new session (connect() again).";
     } else if (status == 401 || status == 403) {
-        message += ". Hint: the server wants credentials; set bearer_token or headers (read them from the "
-                   "environment; they are never printed).";
+        if (!ex.www_authenticate.empty())
+            message += " (WWW-Authenticate: " + truncate_for_message(ex.www_authenticate, 300) + ")";
+        if (!authorizer_)
+            message += ". Hint: the server wants credentials; set oauth (docs/authentication.md), bearer_token or "
+                       "headers (read secrets from the environment; they are never printed).";
+        else if (status == 403 && ex.step_ups > 0)
+            message += ". It still refuses after " + std::to_string(ex.step_ups) +
+                       " new authorization(s) with the scopes it asked for (oauth_options::max_step_ups is " +
+                       std::to_string(authorizer_->max_step_ups()) + ").";
+        else if (ex.auth_resends > 0)
+            message += ". It refused the request again with a new token.";
+        else
+            message += ". The OAuth client had no way to answer it (a 403 that asks for no scope is a plain refusal).";
     } else if (status == 406 || status == 415) {
         message += ". The server rejected the request's Accept or Content-Type header.";
     } else if (status >= 300 && status < 400) {
@@ -866,6 +906,142 @@ MCP_LOADTEST_DECL void http_pool_transport::fail_exchange(exchange& ex, outcome 
     if (ex.id && !ex.abandoned) events_->on_request_failed(ex.id, o, message, status);
     else if (!ex.id && ex.message != outgoing::kind::request)
         events_->on_violation(protocol_violation::kind::not_jsonrpc, message, 0);
+}
+
+MCP_LOADTEST_DECL bool http_pool_transport::authorize_and_resend(exchange& ex) {
+    if (ex.what != exchange::kind::post || ex.redirected || ex.abandoned || ex.internal || closing_ || down_) return false;
+    const bool step_up = ex.status == 403;
+    if (step_up) {
+        // Only a 403 asking for scopes is OAuth's: insufficient_scope, with the scopes it wants.
+        const auto challenge = find_challenge(ex.www_authenticate, "Bearer");
+        if (!challenge || challenge->param("error").value_or("") != "insufficient_scope") return false;
+        if (ex.step_ups >= authorizer_->max_step_ups()) return false;
+    } else if (ex.auth_resends >= 1) {
+        return false;  // refused again with a fresh token: the server does not take it
+    }
+    if (ex.message == outgoing::kind::request && ex.id && events_ && !events_->is_pending(ex.id)) return false;
+    auto again = std::make_shared<exchange>();
+    again->what = ex.what;
+    again->message = ex.message;
+    again->id = ex.id;
+    again->is_initialize = ex.is_initialize;
+    again->is_initialized_notification = ex.is_initialized_notification;
+    again->raw = ex.raw;
+    again->label = ex.label;
+    again->body = std::move(ex.body);
+    again->request = std::move(ex.request);
+    again->auth_resends = static_cast<std::uint8_t>(ex.auth_resends + (step_up ? 0 : 1));
+    again->step_ups = static_cast<std::uint8_t>(ex.step_ups + (step_up ? 1 : 0));
+    again->token_version = ex.token_version;
+    if (again->id) file_by_id(again);
+    if (!step_up && ex.token_version != token_version_) {
+        // Sent before the token it needed arrived: send it again with that token now.
+        reauthorize_request(*again);
+        authorizer_->count_resend(false);
+        dispatch(std::move(again), true);
+        return true;
+    }
+    auth_parked_.push_back({std::move(again), ex.status, ex.www_authenticate});
+    if (!authorizing_) {
+        authorizing_ = true;
+        auth_refusal refusal;
+        refusal.status = ex.status;
+        refusal.www_authenticate = ex.www_authenticate;
+        std::weak_ptr<http_pool_transport> weak = self();
+        authorizer_->obtain(auth_target_now(), std::move(refusal), bearer_, [weak](auth_answer answer) {
+            if (auto s = weak.lock()) s->authorized(std::move(answer));
+        });
+    }
+    return true;
+}
+
+MCP_LOADTEST_DECL void http_pool_transport::authorized(auth_answer answer) {
+    authorizing_ = false;
+    auto parked = std::move(auth_parked_);
+    auth_parked_.clear();
+    if (closing_ || down_) return;
+    if (answer.token.empty()) {
+        for (auto& p : parked) {
+            if (p.ex->abandoned) continue;
+            const std::string message =
+                "HTTP " + std::to_string(p.status) + " from " + redact_url(url_text_) +
+                (p.www_authenticate.empty() ? std::string() : " (WWW-Authenticate: " + truncate_for_message(p.www_authenticate, 300) + ")") +
+                ", and getting a token failed: " + answer.error;
+            fail_exchange(*p.ex, outcome::protocol_error, message, p.status);
+        }
+        return;
+    }
+    if (answer.token != bearer_) use_token(answer.token, answer.refresh_at);
+    for (auto& p : parked) {
+        if (p.ex->abandoned) continue;
+        reauthorize_request(*p.ex);
+        authorizer_->count_resend(p.status == 403);
+        dispatch(std::move(p.ex), true);
+    }
+}
+
+MCP_LOADTEST_DECL void http_pool_transport::use_token(const std::string& token,
+                                                      std::chrono::steady_clock::time_point refresh_at) {
+    bearer_ = token;
+    ++token_version_;
+    build_static_headers();
+    set_post_url(post_url_);
+    arm_renewal(refresh_at);
+}
+
+MCP_LOADTEST_DECL void http_pool_transport::arm_renewal(std::chrono::steady_clock::time_point refresh_at) {
+    refresh_timer_.cancel();
+    if (refresh_at == std::chrono::steady_clock::time_point::max()) return;
+    refresh_timer_.expires_at(refresh_at);
+    std::weak_ptr<http_pool_transport> weak = self();
+    refresh_timer_.async_wait([weak](const asio::error_code& ec) {
+        if (ec) return;
+        if (auto s = weak.lock()) s->renew_token();
+    });
+}
+
+MCP_LOADTEST_DECL void http_pool_transport::renew_token() {
+    if (closing_ || down_ || authorizing_ || !authorizer_) return;
+    authorizing_ = true;
+    auth_refusal due;
+    due.status = 0;
+    std::weak_ptr<http_pool_transport> weak = self();
+    authorizer_->obtain(auth_target_now(), std::move(due), bearer_, [weak](auth_answer answer) {
+        auto s = weak.lock();
+        if (!s) return;
+        // A failed renewal keeps the token: it is still valid a while, and a 401 will try again.
+        if (answer.token.empty() && s->auth_parked_.empty()) {
+            s->authorizing_ = false;
+            return;
+        }
+        s->authorized(std::move(answer));
+    });
+}
+
+MCP_LOADTEST_DECL auth_target http_pool_transport::auth_target_now() const {
+    auth_target t;
+    t.server = url_;
+    t.executor = ex_;
+    t.proxy = proxy_;
+    t.tls = tls_;
+    return t;
+}
+
+MCP_LOADTEST_DECL void http_pool_transport::reauthorize_request(exchange& ex) const {
+    ex.token_version = token_version_;
+    std::string& r = ex.request;
+    const std::size_t head_end = r.find("\r\n\r\n");
+    if (head_end == std::string::npos) return;
+    const std::string line = "Authorization: Bearer " + bearer_ + "\r\n";
+    static constexpr std::string_view name = "\r\nAuthorization: ";
+    const std::size_t at = r.find(name);
+    if (at != std::string::npos && at < head_end) {
+        const std::size_t start = at + 2;
+        const std::size_t end = r.find("\r\n", start) + 2;
+        r.replace(start, end - start, line);
+    } else {
+        r.insert(head_end + 2, line);
+    }
 }
 
 MCP_LOADTEST_DECL void http_pool_transport::connection_failed(const std::shared_ptr<connection>& c, const std::string& why) {

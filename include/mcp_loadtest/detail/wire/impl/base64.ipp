@@ -31,6 +31,13 @@ MCP_LOADTEST_DECL std::string base64_encode(std::span<const std::uint8_t> in) {
     return out;
 }
 
+MCP_LOADTEST_DECL std::string base64url_encode(std::span<const std::uint8_t> in) {
+    std::string out = base64_encode(in);
+    while (!out.empty() && out.back() == '=') out.pop_back();
+    for (auto& c : out) c = c == '+' ? '-' : c == '/' ? '_' : c;
+    return out;
+}
+
 MCP_LOADTEST_DECL std::optional<std::vector<std::uint8_t>> base64_decode(std::string_view in,
                                                                          std::string* error) {
     static constexpr struct table_t {
