@@ -1637,3 +1637,4 @@ MCP_LOADTEST_CASE("stdio: a server flooding requests and never reading its stdin
     CHECK(m.peak_growth_kib < bounded_growth_kib);  // was +2 GB: a reply queued per ping request
     co_await s.close();
 }
+#include "transports/auth_cases.hpp"

@@ -47,7 +47,7 @@ namespace mcp_loadtest::detail {
 
 /// The token endpoint authentication to use: `wanted` unless automatic; else what
 /// registration said; else private_key_jwt with a key, and with a secret the first of
-/// basic and post the server supports (RFC 8414's default: basic); else none.
+/// basic, post and none the server supports (unlisted: basic, RFC 8414's default); else none.
 [[nodiscard]] MCP_LOADTEST_DECL token_endpoint_auth choose_token_auth(token_endpoint_auth wanted, bool have_secret,
                                                                       bool have_key, std::string_view registered,
                                                                       const json& server_metadata);

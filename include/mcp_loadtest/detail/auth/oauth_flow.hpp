@@ -31,6 +31,7 @@ struct oauth_entry {
     json resource_metadata = json::object();
     json server_metadata = json::object();
     std::string resource;  ///< the `resource` parameter (RFC 8707)
+    std::string resource_metadata_url;  ///< where the 401 said the metadata was ("" none)
     std::string issuer, authorization_endpoint, token_endpoint, registration_endpoint;
     std::string client_id, client_secret, registered_auth_method;
     std::string access_token, refresh_token, scope;

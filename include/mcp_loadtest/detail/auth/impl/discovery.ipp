@@ -112,6 +112,7 @@ MCP_LOADTEST_DECL token_endpoint_auth choose_token_auth(token_endpoint_auth want
         return token_endpoint_auth::client_secret_basic;
     if (lists(server_metadata, "token_endpoint_auth_methods_supported", "client_secret_post"))
         return token_endpoint_auth::client_secret_post;
+    if (lists(server_metadata, "token_endpoint_auth_methods_supported", "none")) return token_endpoint_auth::none;
     // A secret the server lists no way of using: Basic, the RFC 6749 §2.3.1 default.
     return token_endpoint_auth::client_secret_basic;
 }

@@ -182,7 +182,8 @@ MCP_LOADTEST_DECL asio::awaitable<auth_answer> oauth_flow::obtain(std::shared_pt
     if (!refreshed) {
         error.clear();
         // A new challenge may name other metadata: discover again on every 401 without a token of ours.
-        if (!rc.entry.discovered || (!refreshing && !step_up && !rc.resource_metadata_url.empty())) {
+        if (!rc.entry.discovered || (!refreshing && !step_up && !rc.resource_metadata_url.empty() &&
+                                     rc.resource_metadata_url != rc.entry.resource_metadata_url)) {
             const bool had_identity = !rc.entry.client_id.empty();
             const std::string issuer = rc.entry.issuer;
             error = co_await discover(rc);
@@ -270,6 +271,7 @@ MCP_LOADTEST_DECL asio::awaitable<std::string> oauth_flow::discover(run_context&
         }
     }
     e.legacy = !prm;
+    e.resource_metadata_url = rc.resource_metadata_url;
     if (prm) {
         const std::string resource = string_field(*prm, "resource");
         if (!resource.empty() && !resource_matches(resource, server))
