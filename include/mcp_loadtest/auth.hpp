@@ -58,7 +58,7 @@ enum class token_endpoint_auth {
 /// Where the authorization code step is done: given the authorization URL, return the URL
 /// the authorization server redirected to (with `code` and `state`). The default follows the
 /// URL's redirects itself, which is how test identity providers approve without a user.
-using oauth_browser = std::function<asio::awaitable<std::string>(std::string authorization_url)>;
+using oauth_browser = std::function<asio::awaitable<std::string>(const std::string& authorization_url)>;
 
 struct oauth_options {
     oauth_grant grant = oauth_grant::authorization_code;

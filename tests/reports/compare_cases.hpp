@@ -256,7 +256,7 @@ MCP_LOADTEST_CASE_LIMIT(90s, "regression gate: the fixture slowed by 50 % is fla
     REQUIRE(base.intervals.size() >= 20);
     auto slow_report = co_await mlt::run(slowed, load, calls, mlt::thresholds{}, options);
     const auto flagged = mlt::compare(base, slow_report);
-    INFO(flagged.verdict_sentence());
+    MESSAGE(flagged.verdict_sentence());  // the measured change, for docs/reports.md
     CHECK_FALSE(flagged.passed());
     REQUIRE(flagged.find("tool slow", "p50") != nullptr);
     CHECK(flagged.find("tool slow", "p50")->verdict == mlt::change_verdict::regressed);

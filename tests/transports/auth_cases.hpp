@@ -100,7 +100,7 @@ MCP_LOADTEST_CASE("oauth: authorization code with PKCE after dynamic client regi
     // A browser step of the test's own sees the authorization URL and returns the redirect.
     std::string seen_url;
     mlt::oauth_options custom;
-    custom.browser = [&seen_url](std::string authorization_url) -> asio::awaitable<std::string> {
+    custom.browser = [&seen_url](const std::string& authorization_url) -> asio::awaitable<std::string> {
         seen_url = authorization_url;
         // Follow it as a user agent would (here: one GET, whose Location is the answer).
         mlt::detail::fetch_context context;
