@@ -11,9 +11,11 @@
 //       --library-only   skip wrk (e.g. under perf or valgrind)
 //       --server PATH    the server (default: the one built alongside)
 //       --wrk PATH       wrk (default: `wrk` on PATH; its absence skips the wrk side with a message)
-//     bench_http --count N [--connections C] [--window W]
+//     bench_http --count N [--connections C] [--window W] [--bearer]
 //                      exactly N calls, W in flight over a C-connection pool (default 16/16),
-//                      nothing else (for callgrind or perf)
+//                      nothing else (for callgrind or perf); --bearer: every request carries
+//                      an Authorization: Bearer header with a 43-character token, as a cached
+//                      OAuth token is sent (the server ignores it)
 //     bench_http --wrk-once S [--connections C] [--wrk PATH]
 //                      wrk alone for S seconds on C connections (default 16), printing its
 //                      request count (http_instructions_per_request.sh runs it under callgrind)
@@ -91,6 +93,7 @@ struct config {
     std::uint64_t count = 0;
     std::size_t count_connections = 16, count_window = 16;
     int wrk_once_seconds = 0;  // --wrk-once: wrk alone, once, for this many seconds
+    bool bearer = false;       // --count: with a bearer token on every request
 };
 
 // ---- small utilities ----------------------------------------------------------
@@ -509,6 +512,8 @@ asio::awaitable<int> count_mode(const config& c) {
     mlt::http_server http;
     http.url = proc.url();
     http.connections = c.count_connections;
+    // The length of a PKCE-sized random token (32 bytes, base64url): what an OAuth client sends.
+    if (c.bearer) http.bearer_token = "tok-Zm9yIHRoZSBiZW5jaCBvbmx5LCBub3QgYSBzZWNyZXQ";
     const mlt::any_server server = http;
     const mlt::client_options options;
     mlt::session s = co_await mlt::connect(server, options);
@@ -707,6 +712,7 @@ int main(int argc, char** argv) {
         else if (a == "--connections") c.count_connections = std::strtoull(next(), nullptr, 10);
         else if (a == "--window") c.count_window = std::strtoull(next(), nullptr, 10);
         else if (a == "--wrk-once") c.wrk_once_seconds = std::atoi(next());
+        else if (a == "--bearer") c.bearer = true;
         else {
             std::fprintf(stderr, "unknown argument %s (see the comment at the top of bench_http.cpp)\n", a.c_str());
             return 2;

@@ -34,8 +34,11 @@ struct outcome_counts {
     void add(outcome o, std::uint64_t n = 1) noexcept { by_outcome[static_cast<std::size_t>(o)] += n; }
     [[nodiscard]] std::uint64_t operator[](outcome o) const noexcept { return by_outcome[static_cast<std::size_t>(o)]; }
     [[nodiscard]] MCP_LOADTEST_DECL std::uint64_t total() const noexcept;
-    /// Calls that did not end `ok` (tool errors count as errors).
-    [[nodiscard]] std::uint64_t errors() const noexcept { return total() - (*this)[outcome::ok]; }
+    /// Calls that did not end `ok` (tool errors count as errors; `throttled` calls do not: the
+    /// server asked for less load, which is counted on its own).
+    [[nodiscard]] std::uint64_t errors() const noexcept {
+        return total() - (*this)[outcome::ok] - (*this)[outcome::throttled];
+    }
     [[nodiscard]] MCP_LOADTEST_DECL double error_rate() const noexcept;
     MCP_LOADTEST_DECL void merge(const outcome_counts& o) noexcept;
 };

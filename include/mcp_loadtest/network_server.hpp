@@ -107,6 +107,11 @@ struct http_server {
     /// Redirects followed per request (307/308 resend the POST with its body; 301/302/303 are
     /// followed for GETs only: see docs/transports.md#redirects). 0: none are followed.
     std::uint32_t max_redirects = 5;
+    /// HTTP 429 Too Many Requests: false, the call ends `throttled` at once; true, it is sent
+    /// again after the server's Retry-After (delay-seconds), up to 3 times, when the wait is at
+    /// most max_retry_after (else, or without a readable Retry-After, it ends `throttled`).
+    bool honour_retry_after = false;
+    std::chrono::milliseconds max_retry_after = 10s;
     proxy_options proxy{};
     tls_options tls{};
     network_limits limits{};
@@ -121,6 +126,8 @@ struct sse_server {
     std::shared_ptr<oauth_client> oauth{};  ///< as http_server::oauth
     std::size_t connections = 16;       ///< keep-alive pool for the POSTs
     std::uint32_t max_redirects = 5;    ///< as http_server::max_redirects (the GET of the stream included)
+    bool honour_retry_after = false;    ///< as http_server::honour_retry_after
+    std::chrono::milliseconds max_retry_after = 10s;
     proxy_options proxy{};
     tls_options tls{};
     network_limits limits{};

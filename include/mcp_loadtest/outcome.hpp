@@ -21,13 +21,17 @@ enum class outcome : std::uint8_t {
     malformed,       ///< the reply was not valid JSON-RPC (truncated, oversized, wrong shape)
     disconnected,    ///< the transport closed while the process kept running
     cancelled,       ///< the client cancelled the call (explicitly, or the session closed)
+    /// HTTP 401 or 403 that OAuth could not answer (no client, a failed flow, refused again)
+    unauthorized,
+    /// HTTP 429 Too Many Requests: counted apart from errors (outcome_counts::errors())
+    throttled,
 };
 
-inline constexpr std::array<outcome, 11> all_outcomes{
+inline constexpr std::array<outcome, 13> all_outcomes{
     outcome::ok,           outcome::tool_error,     outcome::hang,  outcome::deadlock,
     outcome::timeout,      outcome::server_error,   outcome::protocol_error,
     outcome::crash,        outcome::malformed,      outcome::disconnected,
-    outcome::cancelled};
+    outcome::cancelled,    outcome::unauthorized,   outcome::throttled};
 
 [[nodiscard]] constexpr std::string_view to_string(outcome o) noexcept {
     switch (o) {
@@ -42,6 +46,8 @@ inline constexpr std::array<outcome, 11> all_outcomes{
         case outcome::malformed: return "malformed";
         case outcome::disconnected: return "disconnected";
         case outcome::cancelled: return "cancelled";
+        case outcome::unauthorized: return "unauthorized";
+        case outcome::throttled: return "throttled";
     }
     return "unknown";
 }
@@ -75,6 +81,10 @@ inline constexpr std::array<outcome, 11> all_outcomes{
         case outcome::disconnected:
             return "the server closed its output while still running";
         case outcome::cancelled: return "the client cancelled the request";
+        case outcome::unauthorized:
+            return "the server refused the request's credentials (HTTP 401 or 403) and getting new ones did not help";
+        case outcome::throttled:
+            return "the server asked the client to slow down (HTTP 429 Too Many Requests)";
     }
     return "";
 }

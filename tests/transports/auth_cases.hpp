@@ -75,6 +75,7 @@ MCP_LOADTEST_CASE("oauth: a 401 starts discovery, client credentials get a token
     } catch (const mlt::connect_error& e) {
         why = e.what();
     }
+    CHECK(has(why, "unauthorized"));
     CHECK(has(why, "HTTP 401"));
     CHECK(has(why, "WWW-Authenticate: Bearer error=\"invalid_token\""));
     CHECK(has(why, "set oauth"));
@@ -398,4 +399,60 @@ TEST_CASE("oauth: discovery order, resource matching, scope and client authentic
     CHECK(d::choose_token_auth(a::automatic, true, false, "", none_only) == a::none);
     CHECK(d::choose_token_auth(a::automatic, false, true, "", basic_only) == a::private_key_jwt);
     CHECK(d::choose_token_auth(a::client_secret_post, true, false, "", basic_only) == a::client_secret_post);
+}
+
+MCP_LOADTEST_CASE("http: a 429 ends throttled, counted apart from errors, and honour_retry_after waits it out") {
+    using namespace auth_cases;
+    const auto cmd = quiet(fixture("http_server.py", {"--throttle-every", "3", "--retry-after", "1"}));
+    auto proc = co_await mlt::launch(cmd);
+    mlt::http_server server;
+    server.url = proc.url();
+    {
+        auto s = co_await mlt::connect(server);
+        std::vector<mlt::call_result> replies;
+        for (int i = 0; i < 3; ++i) replies.push_back(co_await s.call_tool("echo", mlt::args("message", "x")));
+        MCP_CHECK_OK(replies[0]);
+        MCP_CHECK_OK(replies[1]);
+        CHECK(replies[2].outcome == mlt::outcome::throttled);
+        CHECK(has(replies[2].describe(), "HTTP 429"));
+        CHECK(has(replies[2].describe(), "Retry-After: 1"));
+        CHECK(has(replies[2].describe(), "honour_retry_after"));
+        co_await s.close();
+    }
+    // In a run's report: their own count, not errors.
+    mlt::run_options options;
+    options.sample_interval = 0ms;
+    const auto calls = mlt::mix::single("echo", mlt::args("message", "x"));
+    const mlt::workload nine = mlt::closed_load{.users = 1, .max_iterations = 9};
+    const mlt::thresholds no_errors{.error_rate = 0.0};
+    auto report = co_await mlt::run(server, nine, calls, no_errors, options);
+    CHECK(report.overall.outcomes[mlt::outcome::throttled] == 3);
+    CHECK(report.overall.outcomes.errors() == 0);
+    MCP_CHECK_PASSED(report);
+    const mlt::json as_json = report;
+    CHECK(as_json["overall"]["outcomes"]["throttled"] == 3);
+
+    // Honoured: the call waits the server's second and then succeeds.
+    server.honour_retry_after = true;
+    {
+        auto s = co_await mlt::connect(server);
+        std::vector<mlt::call_result> replies;
+        for (int i = 0; i < 3; ++i) replies.push_back(co_await s.call_tool("echo", mlt::args("message", "x")));
+        for (const auto& r : replies) MCP_CHECK_OK(r);  // one of them was the third call of three
+        CHECK(std::any_of(replies.begin(), replies.end(), [](const auto& r) { return r.duration >= 900ms; }));
+        co_await s.close();
+    }
+    // A wait longer than max_retry_after is not waited for.
+    server.max_retry_after = 500ms;
+    {
+        auto s = co_await mlt::connect(server);
+        std::vector<mlt::call_result> replies;
+        for (int i = 0; i < 3; ++i) replies.push_back(co_await s.call_tool("echo", mlt::args("message", "x")));
+        const auto throttled = std::find_if(replies.begin(), replies.end(),
+                                            [](const auto& r) { return r.outcome == mlt::outcome::throttled; });
+        REQUIRE(throttled != replies.end());
+        CHECK(has(throttled->describe(), "longer than max_retry_after"));
+        co_await s.close();
+    }
+    co_await proc.close();
 }

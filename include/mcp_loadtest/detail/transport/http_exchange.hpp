@@ -67,6 +67,9 @@ struct http_exchange {
     std::uint32_t token_version = 0;
     std::string www_authenticate;
     std::uint8_t auth_resends = 0, step_ups = 0;
+    // HTTP 429: the server's Retry-After, and how often the request was sent again after one.
+    std::string retry_after;
+    std::uint8_t throttle_resends = 0;
     [[nodiscard]] bool is_stream() const noexcept {
         return what == kind::get_stream || what == kind::legacy_stream || what == kind::resume;
     }

@@ -69,7 +69,8 @@ protected:
     http_pool_transport(asio::any_io_executor ex, Server& server)
         : ex_(std::move(ex)), url_text_(std::move(server.url)), headers_(std::move(server.headers)),
           bearer_(std::move(server.bearer_token)), pool_size_(std::max<std::size_t>(server.connections, 1)),
-          max_redirects_(server.max_redirects), proxy_(std::move(server.proxy)), tls_(std::move(server.tls)),
+          max_redirects_(server.max_redirects), honour_retry_after_(server.honour_retry_after),
+          max_retry_after_(server.max_retry_after), proxy_(std::move(server.proxy)), tls_(std::move(server.tls)),
           limits_(server.limits), ready_event_(ex_), refresh_timer_(ex_) {
         if (server.oauth) {
             oauth_set_ = true;
@@ -253,6 +254,10 @@ protected:
     [[nodiscard]] MCP_LOADTEST_DECL auth_target auth_target_now() const;
     // Puts the current Authorization line into a request written before the token changed.
     MCP_LOADTEST_DECL void reauthorize_request(exchange& ex) const;
+    // A fresh exchange carrying the same message, to send again (the old one's response is spent).
+    [[nodiscard]] MCP_LOADTEST_DECL std::shared_ptr<exchange> again(exchange& ex);
+    // HTTP 429 with a Retry-After the request may wait: sent again then (true).
+    MCP_LOADTEST_DECL bool resend_after_throttling(exchange& ex);
 
     MCP_LOADTEST_DECL void connection_failed(const std::shared_ptr<connection>& c, const std::string& why);
 
@@ -262,6 +267,8 @@ protected:
     std::string bearer_;
     std::size_t pool_size_;
     std::uint32_t max_redirects_;
+    bool honour_retry_after_;
+    std::chrono::milliseconds max_retry_after_;
     proxy_options proxy_;
     proxy_environment proxy_env_;  // read once, by open()
     connect_route route_;          // to post_url_: every pooled connection
@@ -300,6 +307,7 @@ protected:
         std::string www_authenticate;
     };
     std::vector<parked_request> auth_parked_;
+    std::vector<std::weak_ptr<asio::steady_timer>> throttle_waits_;  // requests waiting out a Retry-After
     asio::steady_timer refresh_timer_;
     bool closing_ = false;
     bool backlog_overflowed_ = false;

@@ -542,6 +542,9 @@ MCP_LOADTEST_DECL void http_pool_transport::next_waiting() {
 MCP_LOADTEST_DECL void http_pool_transport::release_all() noexcept {
     auth_parked_.clear();
     refresh_timer_.cancel();
+    for (auto& w : throttle_waits_)
+        if (auto t = w.lock()) t->cancel();
+    throttle_waits_.clear();
     auto idle = std::move(idle_);
     idle_.clear();
     waiting_.clear();
@@ -692,6 +695,8 @@ MCP_LOADTEST_DECL void http_pool_transport::on_headers(connection& c, exchange& 
             c.parser.set_body_limit(static_cast<std::uint64_t>(limits_.max_message_size) + 1);
             return;
         }
+    if (ex.status == 429)
+        if (const auto wait = head.find("retry-after")) ex.retry_after.assign(*wait);
     if (ex.status == 401 || ex.status == 403) {
         // Every challenge, joined as one header value would be.
         for (const auto& f : head.fields)
@@ -828,10 +833,13 @@ MCP_LOADTEST_DECL void http_pool_transport::finish_exchange(exchange& ex) {
     }
     // A refusal OAuth can answer: the request goes again with a token.
     if (authorizer_ && (status == 401 || status == 403) && authorize_and_resend(ex)) return;
-    // An error status. A JSON-RPC error body that names the request is its reply.
+    // An error status. A JSON-RPC error body that names the request is its reply, except
+    // for refused credentials and throttling, whose outcomes the status decides.
     std::string_view body = ex.reply;
     const envelope env = envelope_scanner::scan(body);
-    if (ex.id && env.valid && env.is_object && env.error.present() && env.id_is_integer && env.id_value == ex.id) {
+    const bool status_decides = status == 401 || status == 403 || status == 429;
+    if (ex.id && !status_decides && env.valid && env.is_object && env.error.present() && env.id_is_integer &&
+        env.id_value == ex.id) {
         events_->on_message(body, status);
         return;
     }
@@ -855,8 +863,19 @@ MCP_LOADTEST_DECL void http_pool_transport::describe_status_failure(exchange& ex
     } else if (!body.empty()) {
         detail = ": \"" + truncate_for_message(body, 200) + "\"";
     }
+    if (status == 429 && resend_after_throttling(ex)) return;
     std::string message = "HTTP " + std::to_string(status) + " from " + redact_url(url_text_) + detail;
     outcome o = status >= 500 ? outcome::server_error : outcome::protocol_error;
+    if (status == 401 || status == 403) o = outcome::unauthorized;
+    if (status == 429) {
+        o = outcome::throttled;
+        message += ex.retry_after.empty() ? std::string(" (no Retry-After)") : " (Retry-After: " + truncate_for_message(ex.retry_after, 60) + ")";
+        message += !honour_retry_after_ ? ". The server asks for less load. Hint: honour_retry_after = true waits and "
+                                          "sends the request again."
+                   : ex.throttle_resends >= 3 ? ". Still throttled after " + std::to_string(ex.throttle_resends) +
+                                                    " waits (the most a request is sent again)."
+                                              : ". The wait was unreadable or longer than max_retry_after.";
+    }
     if (session_gone(ex, status)) {
         if (resend_on_new_session(ex)) return;
         o = outcome::disconnected;
@@ -920,28 +939,17 @@ MCP_LOADTEST_DECL bool http_pool_transport::authorize_and_resend(exchange& ex) {
         return false;  // refused again with a fresh token: the server does not take it
     }
     if (ex.message == outgoing::kind::request && ex.id && events_ && !events_->is_pending(ex.id)) return false;
-    auto again = std::make_shared<exchange>();
-    again->what = ex.what;
-    again->message = ex.message;
-    again->id = ex.id;
-    again->is_initialize = ex.is_initialize;
-    again->is_initialized_notification = ex.is_initialized_notification;
-    again->raw = ex.raw;
-    again->label = ex.label;
-    again->body = std::move(ex.body);
-    again->request = std::move(ex.request);
-    again->auth_resends = static_cast<std::uint8_t>(ex.auth_resends + (step_up ? 0 : 1));
-    again->step_ups = static_cast<std::uint8_t>(ex.step_ups + (step_up ? 1 : 0));
-    again->token_version = ex.token_version;
-    if (again->id) file_by_id(again);
+    auto next = again(ex);
+    next->auth_resends = static_cast<std::uint8_t>(ex.auth_resends + (step_up ? 0 : 1));
+    next->step_ups = static_cast<std::uint8_t>(ex.step_ups + (step_up ? 1 : 0));
     if (!step_up && ex.token_version != token_version_) {
         // Sent before the token it needed arrived: send it again with that token now.
-        reauthorize_request(*again);
+        reauthorize_request(*next);
         authorizer_->count_resend(false);
-        dispatch(std::move(again), true);
+        dispatch(std::move(next), true);
         return true;
     }
-    auth_parked_.push_back({std::move(again), ex.status, ex.www_authenticate});
+    auth_parked_.push_back({std::move(next), ex.status, ex.www_authenticate});
     if (!authorizing_) {
         authorizing_ = true;
         auth_refusal refusal;
@@ -952,6 +960,50 @@ MCP_LOADTEST_DECL bool http_pool_transport::authorize_and_resend(exchange& ex) {
             if (auto s = weak.lock()) s->authorized(std::move(answer));
         });
     }
+    return true;
+}
+
+MCP_LOADTEST_DECL std::shared_ptr<http_exchange> http_pool_transport::again(exchange& ex) {
+    auto next = std::make_shared<exchange>();
+    next->what = ex.what;
+    next->message = ex.message;
+    next->id = ex.id;
+    next->is_initialize = ex.is_initialize;
+    next->is_initialized_notification = ex.is_initialized_notification;
+    next->raw = ex.raw;
+    next->label = ex.label;
+    next->body = std::move(ex.body);
+    next->request = std::move(ex.request);
+    next->auth_resends = ex.auth_resends;
+    next->step_ups = ex.step_ups;
+    next->throttle_resends = ex.throttle_resends;
+    next->token_version = ex.token_version;
+    if (next->id) file_by_id(next);
+    return next;
+}
+
+MCP_LOADTEST_DECL bool http_pool_transport::resend_after_throttling(exchange& ex) {
+    if (!honour_retry_after_ || ex.what != exchange::kind::post || ex.redirected || ex.abandoned || ex.internal ||
+        closing_ || down_ || ex.throttle_resends >= 3)
+        return false;
+    if (ex.message == outgoing::kind::request && ex.id && events_ && !events_->is_pending(ex.id)) return false;
+    // delay-seconds only (RFC 9110 §10.2.3); an HTTP-date is rare from an API and ends the call.
+    const std::string_view text = trim_ows(ex.retry_after);
+    if (text.empty() || text.size() > 6 || text.find_first_not_of("0123456789") != std::string_view::npos) return false;
+    const auto wait = std::chrono::seconds(std::stoul(std::string(text)));
+    if (wait > max_retry_after_) return false;
+    auto next = again(ex);
+    ++next->throttle_resends;
+    auto timer = std::make_shared<asio::steady_timer>(ex_, wait);
+    std::erase_if(throttle_waits_, [](const auto& w) { return w.expired(); });
+    throttle_waits_.push_back(timer);
+    std::weak_ptr<http_pool_transport> weak = self();
+    timer->async_wait([weak, next, timer](const asio::error_code& ec) {
+        auto s = weak.lock();
+        if (ec || !s || s->closing_ || s->down_ || next->abandoned) return;
+        if (next->token_version != s->token_version_ && s->authorizer_) s->reauthorize_request(*next);
+        s->dispatch(next, true);
+    });
     return true;
 }
 
@@ -967,7 +1019,7 @@ MCP_LOADTEST_DECL void http_pool_transport::authorized(auth_answer answer) {
                 "HTTP " + std::to_string(p.status) + " from " + redact_url(url_text_) +
                 (p.www_authenticate.empty() ? std::string() : " (WWW-Authenticate: " + truncate_for_message(p.www_authenticate, 300) + ")") +
                 ", and getting a token failed: " + answer.error;
-            fail_exchange(*p.ex, outcome::protocol_error, message, p.status);
+            fail_exchange(*p.ex, outcome::unauthorized, message, p.status);
         }
         return;
     }
