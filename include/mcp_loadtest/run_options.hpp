@@ -11,11 +11,15 @@
 #include <cstddef>
 #include <cstdint>
 #include <filesystem>
+#include <functional>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
 
 namespace mcp_loadtest {
+
+class oauth_client;  // <mcp_loadtest/auth.hpp>
 
 /// run_options::progress: live progress on stderr (report/terminal.hpp).
 enum class progress_mode { automatic, on, off };
@@ -43,6 +47,11 @@ struct run_options {
     /// Server processes to spread the load over (iterations go round-robin).
     /// One session puts every call on one pipe; several find different bugs.
     std::size_t sessions = 1;
+    /// OAuth credentials per session (docs/authentication.md#credentials-per-session): the
+    /// oauth_client session `i` uses, in place of the server description's own. Empty: every
+    /// session shares the description's client. A list: `[list](std::size_t i) { return
+    /// list[i % list.size()]; }`.
+    std::function<std::shared_ptr<oauth_client>(std::size_t session)> oauth_for_session{};
     client_options client{};
     /// Per call: timeout (a hang), grace (a deadlock), cancellation on timeout.
     call_options call{.timeout = std::chrono::seconds(30)};

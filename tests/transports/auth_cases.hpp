@@ -190,6 +190,29 @@ MCP_LOADTEST_CASE("oauth: 3 s loads with tokens that live 1 s end with 0 failed 
     }
 }
 
+MCP_LOADTEST_CASE("oauth: run_options::oauth_for_session gives each session its own credentials") {
+    using namespace auth_cases;
+    const auto cmd = quiet(fixture("oauth_server.py"));
+    auto proc = co_await mlt::launch(cmd);
+    std::vector<std::shared_ptr<mlt::oauth_client>> users;
+    for (int i = 0; i < 3; ++i) users.push_back(mlt::make_oauth(machine_client()));
+    mlt::http_server server;
+    server.url = proc.url();
+    mlt::run_options options;
+    options.sample_interval = 0ms;
+    options.sessions = 3;
+    options.oauth_for_session = [users](std::size_t i) { return users[i % users.size()]; };
+    const auto calls = mlt::mix::single("echo", mlt::args("message", "x"));
+    const mlt::workload load = mlt::closed_load{.users = 3, .max_iterations = 30};
+    const mlt::thresholds none;
+    auto report = co_await mlt::run(server, load, calls, none, options);
+    MCP_CHECK_PASSED(report);
+    for (const auto& u : users) CHECK(u->stats().authorizations == 1);  // one token each, not one shared
+    const mlt::json seen = co_await fixture_endpoint(server.url, "/stats");
+    CHECK(seen["tokens_issued"] == 3);
+    co_await proc.close();
+}
+
 // The issue's figure (docs/authentication.md): 60 s against tokens of 2 s. Manual (--no-skip):
 // a minute is too long for every CI run, and the 3 s case above proves the same mechanism.
 MCP_LOADTEST_CASE_LIMIT(120s, "oauth manual: a 60 s load with tokens that live 2 s" * doctest::skip()) {

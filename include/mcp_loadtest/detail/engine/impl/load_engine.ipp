@@ -238,8 +238,16 @@ MCP_LOADTEST_DECL asio::awaitable<load_report> load_engine::execute() {
 
 MCP_LOADTEST_DECL asio::awaitable<void> load_engine::connect_sessions() {
     std::vector<asio::awaitable<session>> connects;
-    for (std::size_t i = 0; i < options_.sessions; ++i)
-        connects.push_back(connect(server_for_session(server_, i), options_.client));  // stderr-{session}.log
+    for (std::size_t i = 0; i < options_.sessions; ++i) {
+        any_server server = server_for_session(server_, i);  // stderr-{session}.log
+        if (options_.oauth_for_session) {
+            // This session's own credentials (HTTP transports; the others have no OAuth).
+            auto credentials = options_.oauth_for_session(i);
+            if (auto* h = std::get_if<http_server>(&server)) h->oauth = std::move(credentials);
+            else if (auto* sse = std::get_if<sse_server>(&server)) sse->oauth = std::move(credentials);
+        }
+        connects.push_back(connect(std::move(server), options_.client));
+    }
     const auto t0 = clock::now();
     sessions_ = co_await when_all(std::move(connects));
     // The handshakes, as the initialize method's latency (one per session).
