@@ -41,7 +41,9 @@ MCP_LOADTEST_DECL payload_failure classify_payload_failure(outcome o) noexcept {
         case outcome::malformed: return payload_failure::malformed;
         case outcome::tool_error:
         case outcome::server_error:
-        case outcome::protocol_error: return payload_failure::rejected;
+        case outcome::protocol_error:
+        case outcome::unauthorized:
+        case outcome::throttled: return payload_failure::rejected;
         case outcome::disconnected:
         case outcome::cancelled: return payload_failure::disconnected;
     }
