@@ -22,4 +22,5 @@ using mlt_test::fixture;
 #include "detectors/hang_evidence_cases.hpp"
 #include "detectors/load_paths_cases.hpp"
 #include "detectors/doctor_cases.hpp"
+#include "detectors/auth_check_cases.hpp"
 #endif

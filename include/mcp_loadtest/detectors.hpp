@@ -11,3 +11,4 @@
 #include <mcp_loadtest/detectors/cancellation.hpp>
 #include <mcp_loadtest/detectors/payload_sweep.hpp>
 #include <mcp_loadtest/detectors/session_churn.hpp>
+#include <mcp_loadtest/detectors/auth_check.hpp>

@@ -16,6 +16,7 @@
 #include <mcp_loadtest/detail/detectors/impl/schema_arguments.ipp>
 #include <mcp_loadtest/detail/report/impl/svg_chart.ipp>
 #include <mcp_loadtest/detail/text/impl/truncate_for_message.ipp>
+#include <mcp_loadtest/detectors/impl/auth_check.ipp>
 #include <mcp_loadtest/detectors/impl/cancellation.ipp>
 #include <mcp_loadtest/detectors/impl/cold_start.ipp>
 #include <mcp_loadtest/detectors/impl/cross_talk.ipp>

@@ -35,6 +35,8 @@ struct fetch_request {
     url target;
     std::vector<std::pair<std::string, std::string>> headers;  ///< besides Host, Content-Length, Connection
     std::string body;
+    /// The Host header to send instead of the target's (a probe of the server's Host check); "" the target's.
+    std::string host_override{};
 };
 
 struct fetch_response {

@@ -114,6 +114,9 @@
 /// Session churn left nothing behind, and the next session always worked.
 #define MCP_CHECK_CLEAN_CHURN(report) MCP_LOADTEST_DETAIL_DETECTOR(CHECK, report)
 #define MCP_REQUIRE_CLEAN_CHURN(report) MCP_LOADTEST_DETAIL_DETECTOR(REQUIRE, report)
+/// Every security check of auth_check passed or could not be run (no finding).
+#define MCP_CHECK_AUTH_SECURE(report) MCP_LOADTEST_DETAIL_DETECTOR(CHECK, report)
+#define MCP_REQUIRE_AUTH_SECURE(report) MCP_LOADTEST_DETAIL_DETECTOR(REQUIRE, report)
 /// The setup doctor (doctor.hpp) found no problem; the failure lists each with its fix.
 #define MCP_CHECK_DOCTOR_OK(report) MCP_LOADTEST_DETAIL_DETECTOR(CHECK, report)
 #define MCP_REQUIRE_DOCTOR_OK(report) MCP_LOADTEST_DETAIL_DETECTOR(REQUIRE, report)

@@ -99,7 +99,8 @@ MCP_LOADTEST_DECL asio::awaitable<fetch_response> http_fetch(const fetch_context
     if (route.forwards() && !route.proxy_authorization.empty()) fields.push_back({"Proxy-Authorization", route.proxy_authorization});
     std::string wire;
     const std::string target = route.forwards() ? request.target.origin() + request.target.target : request.target.target;
-    http1::write_request(wire, request.method, request.target.host_header(), target, std::span<const http1::field>(fields),
+    http1::write_request(wire, request.method,
+                         request.host_override.empty() ? request.target.host_header() : request.host_override, target, std::span<const http1::field>(fields),
                          request.body);
     asio::error_code ec;
     co_await state->stream.async_write(asio::buffer(wire), asio::redirect_error(asio::use_awaitable, ec));
