@@ -9,6 +9,7 @@
 #include <mcp_loadtest/detail/session/deadline_queue.hpp>
 #include <mcp_loadtest/detail/session/id_table.hpp>
 #include <mcp_loadtest/detail/wire/http1.hpp>
+#include <mcp_loadtest/detail/wire/http_date.hpp>
 #include <mcp_loadtest/detail/wire/json_scan.hpp>
 #include <mcp_loadtest/detail/wire/jsonrpc_writer.hpp>
 #include <mcp_loadtest/detail/wire/proxy.hpp>
@@ -1901,4 +1902,38 @@ TEST_CASE("jsonrpc writer: a request's id written over the last one, at every ch
         }
     }
     CHECK(rewritten == 16 * 3);  // pairs of ids of one length, on each of the three lines
+}
+
+TEST_CASE("http dates: the three forms RFC 9110 makes a recipient read, and Retry-After") {
+    using mcp_loadtest::detail::parse_http_date;
+    using mcp_loadtest::detail::parse_retry_after;
+    const std::int64_t now = 1'795'000'000;  // 2026-11-18
+    // RFC 9110's own example instant, 784111777, in each form.
+    CHECK(parse_http_date("Sun, 06 Nov 1994 08:49:37 GMT", now) == 784111777);
+    CHECK(parse_http_date("Sunday, 06-Nov-94 08:49:37 GMT", now) == 784111777);
+    CHECK(parse_http_date("Sun Nov  6 08:49:37 1994", now) == 784111777);
+    CHECK(parse_http_date("Sun Nov 16 08:49:37 1994", now) == 784111777 + 10 * 86400);
+    // The calendar: the epoch, a leap day, the end of a century that is not a leap year.
+    CHECK(parse_http_date("Thu, 01 Jan 1970 00:00:00 GMT", now) == 0);
+    CHECK(parse_http_date("Thu, 29 Feb 2024 12:00:00 GMT", now) == 1709208000);
+    CHECK_FALSE(parse_http_date("Thu, 29 Feb 2100 12:00:00 GMT", now));
+    CHECK_FALSE(parse_http_date("Mon, 31 Apr 2026 00:00:00 GMT", now));
+    // RFC 850 two-digit years: within 50 years ahead of now, else the century before.
+    CHECK(parse_http_date("Thursday, 01-Jan-60 00:00:00 GMT", now) == 2840140800);  // 2060: 34 years ahead
+    CHECK(parse_http_date("Friday, 01-Jan-99 00:00:00 GMT", now) == 915148800);      // 1999, not 2099
+    // Not dates: another zone, lower case, missing parts, trailing text.
+    for (const char* bad : {"Sun, 06 Nov 1994 08:49:37 UTC", "sun, 06 Nov 1994 08:49:37 GMT", "Sun, 06 Nov 1994",
+                            "Sun, 6 Nov 1994 08:49:37 GMT", "Sun, 06 Nov 1994 08:49:37 GMT x", "Sun, 06 Nov 1994 24:00:00 GMT",
+                            "Someday, 06-Nov-94 08:49:37 GMT", "", "tomorrow"})
+        CHECK_MESSAGE(!parse_http_date(bad, now), bad);
+
+    using std::chrono::seconds;
+    CHECK(parse_retry_after("120", now) == seconds(120));
+    CHECK(parse_retry_after(" 0 ", now) == seconds(0));
+    CHECK_FALSE(parse_retry_after("-5", now));
+    CHECK_FALSE(parse_retry_after("1.5", now));
+    CHECK_FALSE(parse_retry_after("9999999999", now));
+    CHECK(parse_retry_after("Wed, 18 Nov 2026 11:07:00 GMT", now) == seconds(20));  // 20 s after `now`
+    CHECK(parse_retry_after("Sun, 06 Nov 1994 08:49:37 GMT", now) == seconds(0));  // already past: at once
+    CHECK_FALSE(parse_retry_after("soon", now));
 }

@@ -25,6 +25,7 @@
 
 #include <mcp_loadtest/detail/asio_compat.hpp>
 #include <mcp_loadtest/detail/transport/http_auth.hpp>
+#include <mcp_loadtest/oauth_stats.hpp>
 
 #include <chrono>
 #include <cstdint>
@@ -103,18 +104,6 @@ struct oauth_options {
     std::chrono::milliseconds request_timeout = std::chrono::seconds(10);
 };
 
-/// What the client did to keep its tokens valid (one oauth_client, all its sessions).
-struct oauth_stats {
-    std::uint64_t authorizations = 0;    ///< full flows: discovery, identity, grant
-    std::uint64_t refreshes = 0;         ///< refresh_token grants, and client-credentials renewals
-    std::uint64_t challenges = 0;        ///< 401s answered (the request was sent again with a token)
-    std::uint64_t step_ups = 0;          ///< 403 insufficient_scope answered with more scopes
-    std::uint64_t failures = 0;          ///< flows that ended without a token
-    std::uint64_t requests = 0;          ///< HTTP requests to metadata, registration, authorization and token endpoints
-    std::chrono::nanoseconds time_getting_tokens{0};  ///< summed over flows and refreshes (never inside a call's latency)
-    std::chrono::nanoseconds slowest{0};              ///< the slowest single flow or refresh
-};
-
 namespace detail {
 struct oauth_state;
 class oauth_flow;
@@ -147,7 +136,9 @@ namespace detail {
 /// The HTTP transports reach OAuth through this seam, set where auth.hpp is included (a
 /// program that never includes it compiles no OAuth).
 [[nodiscard]] MCP_LOADTEST_DECL std::shared_ptr<http_authorizer> make_oauth_authorizer(std::shared_ptr<oauth_client> client);
-inline const bool oauth_authorizer_registered = (set_http_authorizer_factory(&make_oauth_authorizer), true);
+[[nodiscard]] MCP_LOADTEST_DECL oauth_stats read_oauth_stats(const oauth_client& client);
+inline const bool oauth_authorizer_registered =
+    (set_http_authorizer_factory(&make_oauth_authorizer), set_oauth_stats_reader(&read_oauth_stats), true);
 }  // namespace detail
 
 }  // namespace mcp_loadtest

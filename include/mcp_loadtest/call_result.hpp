@@ -28,7 +28,12 @@ public:
 /// `text()` is called, so recording millions of results stays cheap.
 struct call_result {
     mcp_loadtest::outcome outcome = outcome::cancelled;
-    std::chrono::nanoseconds duration{0};  ///< from the request's send to its outcome
+    /// From the request's send to its outcome, less waited_for_token.
+    std::chrono::nanoseconds duration{0};
+    /// HTTP with OAuth: the time the request was held back after a 401 (or a 403 asking for
+    /// more scopes) until a token came. Getting tokens is its own step (oauth_client::stats(),
+    /// load_report::authorization), never inside a call's latency.
+    std::chrono::nanoseconds waited_for_token{0};
     std::uint64_t request_id = 0;
     std::string method;          ///< e.g. "tools/call"
     std::string tool;            ///< tool, resource or prompt name, when there is one

@@ -151,6 +151,33 @@ struct generator_report {
     std::string explanation;
 };
 
+/// OAuth over the run (http_server::oauth, sse_server::oauth, run_options::oauth_for_session).
+/// Getting tokens is its own step: the time a call was held back for a token is kept out of
+/// its latency and counted here. Set only when a session used OAuth.
+struct authorization_report {
+    // What the oauth_clients did over the whole run (handshakes included).
+    std::uint64_t authorizations = 0;  ///< full flows: discovery, identity, grant
+    std::uint64_t refreshes = 0;       ///< renewals: refresh_token grants, client-credentials grants again
+    std::uint64_t challenges = 0;      ///< 401s answered (the request sent again with a token)
+    std::uint64_t step_ups = 0;        ///< 403 insufficient_scope answered with more scopes
+    std::uint64_t failures = 0;        ///< flows that ended without a token
+    std::uint64_t requests = 0;        ///< HTTP requests to the authorization server and metadata
+    double token_time_s = 0;           ///< spent getting tokens, summed over flows and renewals
+    double slowest_token_ms = 0;       ///< the slowest single flow or renewal
+    std::string token_endpoint;        ///< where the tokens came from (no credentials)
+    // What waiting for tokens cost the load (after the handshakes).
+    std::uint64_t held_calls = 0;  ///< requests held back after a refusal until a token came
+    double held_s = 0;             ///< the time they waited, summed over the calls
+    double blocked_s = 0;          ///< the time sessions had a call held, summed over the sessions
+    double blocked_share = 0;      ///< blocked_s over the sessions' time under load (sessions × duration_s)
+    /// The authorization server was the bottleneck: sessions had calls held for a token at
+    /// least `bottleneck_share` of their time under load.
+    bool bottleneck = false;
+    std::string explanation;
+
+    static constexpr double bottleneck_share = 0.05;
+};
+
 /// One spawned server process: its sampled resources and leak verdicts.
 struct server_process_report {
     std::size_t session = 0;
@@ -268,6 +295,8 @@ struct load_report {
 
     std::vector<server_process_report> processes;
     generator_report generator;
+    /// OAuth: tokens got and renewed, and the time calls waited for them (unset: no OAuth).
+    std::optional<authorization_report> authorization;
 
     std::vector<threshold_violation> violations;
     bool aborted = false;
@@ -394,6 +423,8 @@ MCP_LOADTEST_DECL void read_report(const report_reader& r, stage_report& s);
 
 MCP_LOADTEST_DECL void read_report(const report_reader& r, generator_report& g);
 
+MCP_LOADTEST_DECL void read_report(const report_reader& r, authorization_report& a);
+
 // process_sample, process_stats and leak_analysis have their own from_json; a report reads them
 // here so that their numbers are range-checked and named by path like the rest.
 MCP_LOADTEST_DECL void read_report(const report_reader& r, process_sample& s);
@@ -445,6 +476,8 @@ MCP_LOADTEST_DECL void from_json(const json& j, stage_report& s);
 
 MCP_LOADTEST_DECL void to_json(json& j, const generator_report& g);
 MCP_LOADTEST_DECL void from_json(const json& j, generator_report& g);
+MCP_LOADTEST_DECL void to_json(json& j, const authorization_report& a);
+MCP_LOADTEST_DECL void from_json(const json& j, authorization_report& a);
 
 MCP_LOADTEST_DECL void to_json(json& j, const breach_report& b);
 

@@ -108,7 +108,7 @@ struct http_server {
     /// followed for GETs only: see docs/transports.md#redirects). 0: none are followed.
     std::uint32_t max_redirects = 5;
     /// HTTP 429 Too Many Requests: false, the call ends `throttled` at once; true, it is sent
-    /// again after the server's Retry-After (delay-seconds), up to 3 times, when the wait is at
+    /// again after the server's Retry-After (delay-seconds or an HTTP date), up to 3 times, when the wait is at
     /// most max_retry_after (else, or without a readable Retry-After, it ends `throttled`).
     bool honour_retry_after = false;
     std::chrono::milliseconds max_retry_after = 10s;

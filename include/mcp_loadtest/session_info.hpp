@@ -90,6 +90,12 @@ struct session_stats {
     std::uint64_t bytes_written = 0;
     std::uint64_t bytes_read = 0;
     std::uint64_t http_redirects = 0;  ///< HTTP redirects followed (requests and streams)
+    /// OAuth: requests held back for a token after a refusal, and the time they waited (kept
+    /// out of their calls' latency: call_result::waited_for_token).
+    std::uint64_t token_waits = 0;
+    std::chrono::nanoseconds time_waiting_for_token{0};
+    /// OAuth: the time this session had a request held for a token (overlapping waits once).
+    std::chrono::nanoseconds time_blocked_on_token{0};
 };
 
 /// The two generations of MCP: legacy (2024-11-05 .. 2025-11-25, an

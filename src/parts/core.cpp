@@ -64,8 +64,10 @@
 #include <mcp_loadtest/detail/wire/impl/sha1.ipp>
 #include <mcp_loadtest/detail/wire/impl/form.ipp>
 #include <mcp_loadtest/detail/transport/impl/http_auth.ipp>
+#include <mcp_loadtest/impl/oauth_stats.ipp>
 #include <mcp_loadtest/detail/wire/impl/sha256.ipp>
 #include <mcp_loadtest/detail/wire/impl/www_authenticate.ipp>
+#include <mcp_loadtest/detail/wire/impl/http_date.ipp>
 #include <mcp_loadtest/detail/os/posix/impl/sigpipe.ipp>
 #include <mcp_loadtest/detail/os/posix/impl/utc_time.ipp>
 #include <mcp_loadtest/detail/os/windows/impl/sigpipe.ipp>

@@ -211,6 +211,51 @@ TEST_CASE("merge: counts add, histograms merge exactly, intervals align by wall 
     CHECK(unaligned.merge_notes[0].find("report[1] has no wall-clock start") != std::string::npos);
 }
 
+TEST_CASE("merge: the shards' authorization sections add up and are judged again as one run") {
+    using intervals_test::synthetic;
+    const std::int64_t t0 = 1'764'000'000'000'000'000;
+    const std::vector<std::uint64_t> values{100, 200, 300};
+    std::vector<mlt::load_report> reports{synthetic(t0, values, "echo"), synthetic(t0, values, "echo"),
+                                          synthetic(t0, values, "echo")};
+    // Each shard's sessions were blocked 3 % of their time: under the bar. Shard 2 used no OAuth.
+    for (std::size_t k = 0; k < 2; ++k) {
+        mlt::authorization_report a;
+        a.authorizations = 1;
+        a.refreshes = 5 + k;
+        a.challenges = 2;
+        a.requests = 9;
+        a.token_time_s = 0.5;
+        a.slowest_token_ms = 100.0 * static_cast<double>(k + 1);
+        a.token_endpoint = "http://127.0.0.1:1/token";
+        a.held_calls = 4;
+        a.held_s = 1.5;
+        a.blocked_s = 0.03 * static_cast<double>(reports[k].sessions) * reports[k].duration_s;
+        mlt::detail::judge_authorization(a, reports[k].sessions, reports[k].duration_s);
+        CHECK_FALSE(a.bottleneck);
+        reports[k].authorization = a;
+    }
+    auto merged = mlt::merge_reports(reports);
+    REQUIRE(merged.authorization);
+    const auto& m = *merged.authorization;
+    CHECK(m.authorizations == 2);
+    CHECK(m.refreshes == 11);
+    CHECK(m.held_calls == 8);
+    CHECK(m.token_time_s == doctest::Approx(1.0));
+    CHECK(m.slowest_token_ms == doctest::Approx(200.0));
+    CHECK(m.held_s == doctest::Approx(3.0));
+    CHECK(m.blocked_share == doctest::Approx(m.blocked_s / (static_cast<double>(merged.sessions) * merged.duration_s)));
+    CHECK_FALSE(m.bottleneck);
+    // Shard 0 was blocked 30 %: the merged run is judged on the sum, and says where tokens came from.
+    reports[0].authorization->blocked_s *= 10;
+    merged = mlt::merge_reports(reports);
+    CHECK(merged.authorization->bottleneck);
+    CHECK(merged.authorization->explanation.find("(http://127.0.0.1:1/token) was the bottleneck") != std::string::npos);
+    // A report without the section reads back without it; one with it keeps it.
+    CHECK_FALSE(mlt::json(reports[2]).contains("authorization"));
+    CHECK_FALSE(mlt::json(reports[2]).get<mlt::load_report>().authorization);
+    CHECK(mlt::json(merged).get<mlt::load_report>().authorization->held_calls == 8);
+}
+
 TEST_CASE("merge: refuses nothing, other workloads and other servers, with what to do") {
     using intervals_test::synthetic;
     const std::vector<std::uint64_t> values{100, 200, 300};

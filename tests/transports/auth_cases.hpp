@@ -10,6 +10,7 @@
 #include <mcp_loadtest/detail/wire/form.hpp>
 #include <mcp_loadtest/detail/wire/sha256.hpp>
 #include <mcp_loadtest/detail/wire/www_authenticate.hpp>
+#include <mcp_loadtest/report/markdown.hpp>
 
 namespace auth_cases {
 
@@ -184,10 +185,67 @@ MCP_LOADTEST_CASE("oauth: 3 s loads with tokens that live 1 s end with 0 failed 
         // Renewed at half its life: about 6 times in 3 s (one session's timer does it for all).
         CHECK(st.refreshes >= 3);
         CHECK(st.failures == 0);
+        // The report carries the same counts, and a quick token endpoint held nothing back.
+        REQUIRE(report.authorization);
+        CHECK(report.authorization->refreshes == st.refreshes);
+        CHECK(report.authorization->authorizations == st.authorizations);
+        CHECK(report.authorization->token_time_s > 0);
+        CHECK(has(report.authorization->token_endpoint, "/token"));
+        CHECK_FALSE(report.authorization->bottleneck);
+        MESSAGE(report.authorization->explanation);  // docs/authentication.md#what-the-report-shows
         const mlt::json seen = co_await fixture_endpoint(server.url, "/stats");
         CHECK(seen["refreshes"] == (refresh_tokens ? st.refreshes : 0));
         co_await proc.close();
     }
+}
+
+MCP_LOADTEST_CASE("oauth: a slow authorization server is named the bottleneck, and the calls it held keep the wait out of their latency") {
+    using namespace auth_cases;
+    // Tokens live 1 s but the token endpoint takes 1.5 s: renewed as soon as it arrives, each
+    // token still expires ~0.5 s before the next one comes, and every session's calls are
+    // refused and held meanwhile (about a third of the run).
+    const auto cmd = quiet(fixture("oauth_server.py", {"--token-lifetime", "1", "--token-delay-ms", "1500"}));
+    auto proc = co_await mlt::launch(cmd);
+    mlt::http_server server;
+    server.url = proc.url();
+    server.oauth = mlt::make_oauth(machine_client());
+    mlt::run_options options;
+    options.sample_interval = 0ms;
+    std::vector<mlt::call_result> held;  // the calls that waited for a token
+    const mlt::scenario body = [&held](mlt::session& s, mlt::iteration& it) -> asio::awaitable<void> {
+        const mlt::json message = mlt::args("message", "x");
+        auto r = co_await it.measure("echo", s.call_tool("echo", message));
+        if (r.waited_for_token > 0ns) held.push_back(std::move(r));
+    };
+    const mlt::workload load = mlt::closed_load{.users = 4, .duration = 3s};
+    const mlt::thresholds none;
+    auto report = co_await mlt::run(server, load, body, none, options);
+    CHECK(report.overall.outcomes.errors() == 0);
+    REQUIRE(report.authorization);
+    const auto& a = *report.authorization;
+    MESSAGE(a.explanation);
+    CHECK(a.bottleneck);
+    CHECK(a.held_calls >= 4);
+    CHECK(a.blocked_share >= mlt::authorization_report::bottleneck_share);
+    CHECK(a.blocked_share <= 1.0);
+    CHECK(a.blocked_s < a.held_s);  // 4 users on one session: their waits overlap, counted once
+    CHECK(has(a.explanation, "was the bottleneck"));
+    CHECK(has(a.explanation, a.token_endpoint));
+    CHECK(a.slowest_token_ms >= 1500);
+    // Named in every form of the report.
+    CHECK(has(report.summary(), "was the bottleneck"));
+    CHECK(has(mlt::to_markdown(report), "was the bottleneck"));
+    const mlt::load_report again = mlt::json(report).get<mlt::load_report>();
+    REQUIRE(again.authorization);
+    CHECK(again.authorization->held_calls == a.held_calls);
+    CHECK(again.authorization->bottleneck);
+    // Each held call waited for the rest of a 1.5 s token request; its latency does not.
+    REQUIRE_FALSE(held.empty());
+    for (const auto& r : held) {
+        CHECK(r.waited_for_token > 100ms);
+        CHECK(r.duration < r.waited_for_token);
+    }
+    co_await proc.close();
 }
 
 MCP_LOADTEST_CASE("oauth: run_options::oauth_for_session gives each session its own credentials") {

@@ -17,4 +17,6 @@ MCP_LOADTEST_DECL oauth_stats oauth_client::stats() const {
     return state_->stats;
 }
 
+MCP_LOADTEST_DECL oauth_stats detail::read_oauth_stats(const oauth_client& client) { return client.stats(); }
+
 }  // namespace mcp_loadtest

@@ -65,7 +65,7 @@ MCP_LOADTEST_DECL std::chrono::nanoseconds iteration::latency_of(const call_resu
     // start, so a stall shows in the tail instead of silently delaying later sends.
     if (origin_.from_intended && !measured_any_) {
         measured_any_ = true;
-        return std::max<std::chrono::nanoseconds>(clock::now() - origin_.intended, r.duration);
+        return std::max<std::chrono::nanoseconds>(clock::now() - origin_.intended - r.waited_for_token, r.duration);
     }
     measured_any_ = true;
     return r.duration;

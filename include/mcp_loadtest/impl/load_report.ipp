@@ -218,6 +218,24 @@ MCP_LOADTEST_DECL void read_report(const report_reader& r, generator_report& g) 
     g.explanation = explanation ? explanation->string() : "";
 }
 
+MCP_LOADTEST_DECL void read_report(const report_reader& r, authorization_report& a) {
+    a.authorizations = r["authorizations"].non_negative_integer();
+    a.refreshes = r["refreshes"].non_negative_integer();
+    a.challenges = r["challenges"].non_negative_integer();
+    a.step_ups = r["step_ups"].non_negative_integer();
+    a.failures = r["failures"].non_negative_integer();
+    a.requests = r["requests"].non_negative_integer();
+    a.token_time_s = r["token_time_s"].non_negative();
+    a.slowest_token_ms = r["slowest_token_ms"].non_negative();
+    a.token_endpoint = r["token_endpoint"].string();
+    a.held_calls = r["held_calls"].non_negative_integer();
+    a.held_s = r["held_s"].non_negative();
+    a.blocked_s = r["blocked_s"].non_negative();
+    a.blocked_share = r["blocked_share"].non_negative();
+    a.bottleneck = r["bottleneck"].boolean();
+    a.explanation = r["explanation"].string();
+}
+
 MCP_LOADTEST_DECL void read_report(const report_reader& r, process_sample& s) {
     s.at = std::chrono::nanoseconds(r["at_ns"].integer<std::int64_t>());
     s.pid = r["pid"].integer<pid_t>();
@@ -385,6 +403,28 @@ MCP_LOADTEST_DECL void to_json(json& j, const generator_report& g) {
 
 MCP_LOADTEST_DECL void from_json(const json& j, generator_report& g) { detail::read_report({j, "generator_report"}, g); }
 
+MCP_LOADTEST_DECL void to_json(json& j, const authorization_report& a) {
+    j = json{{"authorizations", a.authorizations},
+             {"refreshes", a.refreshes},
+             {"challenges", a.challenges},
+             {"step_ups", a.step_ups},
+             {"failures", a.failures},
+             {"requests", a.requests},
+             {"token_time_s", a.token_time_s},
+             {"slowest_token_ms", a.slowest_token_ms},
+             {"token_endpoint", a.token_endpoint},
+             {"held_calls", a.held_calls},
+             {"held_s", a.held_s},
+             {"blocked_s", a.blocked_s},
+             {"blocked_share", a.blocked_share},
+             {"bottleneck", a.bottleneck},
+             {"explanation", a.explanation}};
+}
+
+MCP_LOADTEST_DECL void from_json(const json& j, authorization_report& a) {
+    detail::read_report({j, "authorization_report"}, a);
+}
+
 MCP_LOADTEST_DECL void to_json(json& j, const breach_report& b) {
     j = json{{"violation", b.violation}, {"at_s", b.at_s}, {"calls", b.calls}, {"error_rate", b.error_rate},
              {"latency", b.latency}};
@@ -496,6 +536,7 @@ MCP_LOADTEST_DECL void to_json(json& j, const load_report& r) {
     if (r.merged_from) j["merged_from"] = r.merged_from;
     if (!r.merge_notes.empty()) j["merge_notes"] = r.merge_notes;
     if (r.breach) j["breach"] = *r.breach;
+    if (r.authorization) j["authorization"] = *r.authorization;
     if (r.progress.total() > 0 || !r.overall.progress.empty()) j["progress"] = r.progress;
 }
 
@@ -573,6 +614,8 @@ MCP_LOADTEST_DECL void from_json(const json& j, load_report& r) {
     else r.cancellation = {};
     r.processes = detail::read_all<server_process_report>(in["processes"]);
     detail::read_report(in["generator"], r.generator);
+    r.authorization.reset();
+    if (const auto a = in.find("authorization")) detail::read_report(*a, r.authorization.emplace());
     r.violations = detail::read_all<threshold_violation>(in["violations"]);
     const auto aborted = in.find("aborted");
     r.aborted = aborted && aborted->boolean();
@@ -649,6 +692,7 @@ MCP_LOADTEST_DECL std::string load_report::summary() const {
         s += "\n";
     }
     if (generator.saturated) s += "load generator: " + generator.explanation + "\n";
+    if (authorization) s += "authorization: " + authorization->explanation + "\n";
     if (breaking_stage) s += "breaking point: " + breaking_reason + "\n";
     if (aborted) s += "aborted: " + abort_reason + "\n";
     for (const auto& v : violations) s += "violation: " + v.describe() + "\n";

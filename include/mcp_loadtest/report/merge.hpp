@@ -56,6 +56,9 @@ MCP_LOADTEST_DECL void merge_stages(load_report& out, const load_report& r);
 
 MCP_LOADTEST_DECL void merge_generator(generator_report& into, const generator_report& from, std::size_t k);
 
+MCP_LOADTEST_DECL void merge_authorization(std::optional<authorization_report>& into,
+                                           const std::optional<authorization_report>& from);
+
 MCP_LOADTEST_DECL void merge_cancellation(cancellation_counts& into, const cancellation_counts& from, std::size_t k);
 
 }  // namespace detail

@@ -24,6 +24,7 @@
 #include <mcp_loadtest/detail/engine/trace_writer.hpp>
 #include <mcp_loadtest/iteration.hpp>
 #include <mcp_loadtest/load_report.hpp>
+#include <mcp_loadtest/oauth_stats.hpp>
 #include <mcp_loadtest/process_sampling.hpp>
 #include <mcp_loadtest/run_options.hpp>
 #include <mcp_loadtest/session.hpp>
@@ -203,6 +204,12 @@ private:
 
     MCP_LOADTEST_DECL void finish_report(clock::duration elapsed, std::chrono::nanoseconds cpu);
 
+    // OAuth: each client a session uses, once, with its counters before the run.
+    MCP_LOADTEST_DECL void note_oauth_client(const std::shared_ptr<oauth_client>& client);
+    /// The run's authorization_report: the clients' counters since the start, and the time
+    /// calls waited for tokens under load.
+    MCP_LOADTEST_DECL void finish_authorization_report();
+
     // Every server process the run spawned, then the ones the caller named
     // (network servers it started itself); session index -1 for the latter.
     MCP_LOADTEST_DECL std::vector<std::pair<std::size_t, pid_t>> sampled_processes() const;
@@ -257,6 +264,10 @@ private:
     latency_histogram send_lag_;
     process_sampler sampler_;
     std::unique_ptr<trace_writer> trace_;
+    std::vector<std::pair<std::shared_ptr<oauth_client>, oauth_stats>> oauth_clients_;
+    std::uint64_t token_waits_at_start_ = 0;  // the sessions' token waits during the handshakes
+    std::chrono::nanoseconds token_wait_at_start_{0};
+    std::chrono::nanoseconds token_blocked_at_start_{0};
 };
 
 struct load_job {

@@ -36,6 +36,10 @@ MCP_LOADTEST_DECL void find_breaking_point(load_report& r, std::optional<std::ch
 MCP_LOADTEST_DECL void judge_generator(generator_report& g, double duration_s, std::chrono::nanoseconds cpu,
                                        const latency_histogram& send_lag, std::chrono::nanoseconds arrival_interval);
 
+/// Did the authorization server hold the load back? From the time calls waited for tokens
+/// (a.held_s, a.held_calls) over the sessions' time under load; fills the rest of `a`'s verdict.
+MCP_LOADTEST_DECL void judge_authorization(authorization_report& a, std::size_t sessions, double duration_s);
+
 }  // namespace mcp_loadtest::detail
 
 #if defined(MCP_LOADTEST_INCLUDE_IMPL)

@@ -198,6 +198,7 @@ private:
         std::uint32_t input_rounds = 0;
         std::uint16_t redirects = 0;
         bool keep_reply = true;
+        std::chrono::nanoseconds token_wait{0};  // held back for an OAuth token: not latency
         std::string retry_tail;  // modern era: params members after inputResponses/requestState
     };
     using pending_entry = id_table<pending_call>::entry;
@@ -271,6 +272,7 @@ private:
 
     [[nodiscard]] bool is_pending(std::uint64_t id) const override { return pending_.contains(id); }
     MCP_LOADTEST_DECL void on_redirect(std::uint64_t id) override;
+    MCP_LOADTEST_DECL void on_token_wait(std::uint64_t id, std::chrono::nanoseconds waited) override;
 
     MCP_LOADTEST_DECL void on_transport_down(outcome o, const std::string& message) override;
 

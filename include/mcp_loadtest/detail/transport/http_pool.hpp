@@ -305,8 +305,10 @@ protected:
         std::shared_ptr<exchange> ex;
         int status = 0;
         std::string www_authenticate;
+        std::chrono::steady_clock::time_point since;  // held back since (kept out of its latency)
     };
     std::vector<parked_request> auth_parked_;
+    std::chrono::steady_clock::time_point parked_since_{};  // auth_parked_ non-empty since
     std::vector<std::weak_ptr<asio::steady_timer>> throttle_waits_;  // requests waiting out a Retry-After
     asio::steady_timer refresh_timer_;
     bool closing_ = false;

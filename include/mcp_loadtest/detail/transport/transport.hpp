@@ -58,6 +58,9 @@ public:
     /// An HTTP exchange was redirected and is being sent again; `id` is the request it carries
     /// (0: none, e.g. a GET stream). Counted per call and per session.
     virtual void on_redirect(std::uint64_t /*id*/) {}
+    /// Request `id` was held back `waited` for an OAuth token (refused, then sent again once
+    /// one came): the session keeps that time out of the call's latency.
+    virtual void on_token_wait(std::uint64_t /*id*/, std::chrono::nanoseconds /*waited*/) {}
     /// Request `id` is still waiting for its reply.
     [[nodiscard]] virtual bool is_pending(std::uint64_t id) const = 0;
 

@@ -179,6 +179,14 @@ constexpr std::string_view auth_probe_initialize =
     R"("clientInfo":{"name":"mcp-loadtest-auth-check","version":"1"}}})";
 constexpr std::string_view auth_probe_ping = R"({"jsonrpc":"2.0","id":2,"method":"ping"})";
 
+// A check not yet made: its name and the request it sends.
+inline auth_check_item unchecked(std::string name, std::string request) {
+    auth_check_item item;
+    item.name = std::move(name);
+    item.request = std::move(request);
+    return item;
+}
+
 struct auth_probe {
     std::string token;      // secret; "" none; sent as Bearer
     std::string raw_authorization;  // sent as is when not empty (malformed)
@@ -341,7 +349,7 @@ struct auth_check_run {
     }
 
     asio::awaitable<void> token_checks(const fetch_response& none, const std::string& valid, const std::string& why_not) {
-        auth_check_item no_token{"no_token", auth_verdict::not_checked, "POST /mcp initialize, no Authorization"};
+        auth_check_item no_token = unchecked("no_token", "POST /mcp initialize, no Authorization");
         if (report.auth_expected || none.status == 401) judge_token_refusal(no_token, none, "no token");
         else {
             fill(no_token, none);
@@ -350,12 +358,12 @@ struct auth_check_run {
         }
         report.checks.push_back(std::move(no_token));
 
-        auth_check_item malformed{"malformed_token", auth_verdict::not_checked,
-                                  "POST /mcp initialize, Authorization: Bearer <malformed: not a token this server issued>"};
-        auth_check_item expired{"expired_token", auth_verdict::not_checked,
-                                "POST /mcp initialize, Authorization: Bearer <expired token>"};
-        auth_check_item audience{"wrong_audience", auth_verdict::not_checked,
-                                 "POST /mcp initialize, Authorization: Bearer <token for another resource>"};
+        auth_check_item malformed = unchecked("malformed_token",
+                                              "POST /mcp initialize, Authorization: Bearer <malformed: not a token this server issued>");
+        auth_check_item expired = unchecked("expired_token",
+                                            "POST /mcp initialize, Authorization: Bearer <expired token>");
+        auth_check_item audience = unchecked("wrong_audience",
+                                             "POST /mcp initialize, Authorization: Bearer <token for another resource>");
         if (!why_not.empty()) {
             malformed.detail = expired.detail = audience.detail = why_not;
             report.checks.push_back(std::move(malformed));
@@ -419,14 +427,14 @@ struct auth_check_run {
     }
 
     asio::awaitable<void> session_checks(const std::string& valid, const std::string& why_not) {
-        auth_check_item without{"session_without_token", auth_verdict::not_checked,
-                                "POST /mcp ping, Mcp-Session-Id of a session created with a valid token, no Authorization"};
-        auth_check_item other{"session_other_client", auth_verdict::not_checked,
-                              "POST /mcp ping, Mcp-Session-Id of a session created with a valid token, "
-                              "Authorization: Bearer <another client's valid token>"};
-        auth_check_item ids{"session_id_entropy", auth_verdict::not_checked,
-                            "POST /mcp initialize × " + std::to_string(options.session_samples) +
-                                ", the Mcp-Session-Id of each answer"};
+        auth_check_item without = unchecked("session_without_token",
+                                            "POST /mcp ping, Mcp-Session-Id of a session created with a valid token, no Authorization");
+        auth_check_item other = unchecked("session_other_client",
+                                          "POST /mcp ping, Mcp-Session-Id of a session created with a valid token, "
+                                          "Authorization: Bearer <another client's valid token>");
+        auth_check_item ids = unchecked("session_id_entropy",
+                                        "POST /mcp initialize × " + std::to_string(options.session_samples) +
+                                            ", the Mcp-Session-Id of each answer");
         std::vector<std::string> collected;
         for (std::size_t i = 0; i < options.session_samples; ++i) {
             auth_probe p;
@@ -490,12 +498,12 @@ struct auth_check_run {
     }
 
     asio::awaitable<void> rebinding_checks(const std::string& valid) {
-        auth_check_item origin{"foreign_origin", auth_verdict::not_checked,
-                               "POST /mcp initialize" + std::string(valid.empty() ? "" : " with a valid token") +
-                                   ", Origin: " + options.foreign_origin};
-        auth_check_item host{"foreign_host", auth_verdict::not_checked,
-                             "POST /mcp initialize" + std::string(valid.empty() ? "" : " with a valid token") +
-                                 ", Host: " + options.foreign_host};
+        auth_check_item origin = unchecked("foreign_origin",
+                                           "POST /mcp initialize" + std::string(valid.empty() ? "" : " with a valid token") +
+                                               ", Origin: " + options.foreign_origin);
+        auth_check_item host = unchecked("foreign_host",
+                                         "POST /mcp initialize" + std::string(valid.empty() ? "" : " with a valid token") +
+                                             ", Host: " + options.foreign_host);
         for (int which = 0; which < 2; ++which) {
             auth_check_item& item = which == 0 ? origin : host;
             auth_probe p;
@@ -534,7 +542,8 @@ struct auth_check_run {
         context.tls = server.tls;
         context.timeout = options.request_timeout;
         if (!parsed) {
-            auth_check_item bad{"server_url", auth_verdict::not_checked, "", 0, "", "bad server URL: " + parse_error};
+            auth_check_item bad = unchecked("server_url", "");
+            bad.detail = "bad server URL: " + parse_error;
             report.checks.push_back(std::move(bad));
             co_return report;
         }

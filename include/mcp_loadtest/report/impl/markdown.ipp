@@ -80,6 +80,8 @@ MCP_LOADTEST_DECL std::vector<std::string> findings_of(const load_report& r, con
                       " arrivals could not start: the server fell behind the offered rate, so the figures describe a "
                       "lighter load than asked.");
     if (r.generator.saturated) out.push_back("The load generator itself was the bottleneck: " + r.generator.explanation);
+    // Tokens are their own step: what getting them cost, and whether it held calls back.
+    if (r.authorization) out.push_back("Authorization: " + r.authorization->explanation);
     if (r.breaking_stage) out.push_back("Breaking point: " + r.breaking_reason);
     for (const auto& p : r.processes)
         for (const auto& l : p.leaks)

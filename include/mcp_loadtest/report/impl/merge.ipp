@@ -145,6 +145,28 @@ MCP_LOADTEST_DECL void merge_generator(generator_report& into, const generator_r
     }
 }
 
+MCP_LOADTEST_DECL void merge_authorization(std::optional<authorization_report>& into,
+                                           const std::optional<authorization_report>& from) {
+    if (!from) return;
+    if (!into) {
+        into = from;
+        return;
+    }
+    // Each shard has its own clients: counts and times add up; judged again once merged.
+    into->authorizations += from->authorizations;
+    into->refreshes += from->refreshes;
+    into->challenges += from->challenges;
+    into->step_ups += from->step_ups;
+    into->failures += from->failures;
+    into->requests += from->requests;
+    into->token_time_s += from->token_time_s;
+    into->slowest_token_ms = std::max(into->slowest_token_ms, from->slowest_token_ms);
+    if (into->token_endpoint.empty()) into->token_endpoint = from->token_endpoint;
+    into->held_calls += from->held_calls;
+    into->held_s += from->held_s;
+    into->blocked_s += from->blocked_s;
+}
+
 MCP_LOADTEST_DECL void merge_cancellation(cancellation_counts& into, const cancellation_counts& from, std::size_t k) {
     if (into.moment.empty()) {
         into.moment = from.moment;
@@ -246,6 +268,7 @@ MCP_LOADTEST_DECL load_report merge_reports(std::span<const load_report> reports
             out.processes.push_back(std::move(p));
         }
         detail::merge_generator(out.generator, r.generator, k);
+        detail::merge_authorization(out.authorization, r.authorization);
         for (auto v : r.violations) {
             v.metric = "report[" + std::to_string(k) + "] " + v.metric;
             out.violations.push_back(std::move(v));
@@ -259,6 +282,7 @@ MCP_LOADTEST_DECL load_report merge_reports(std::span<const load_report> reports
         for (const auto& note : r.merge_notes) out.merge_notes.push_back("report[" + std::to_string(k) + "] " + note);
     }
     out.throughput_rps = out.duration_s > 0 ? static_cast<double>(out.overall.calls()) / out.duration_s : 0;
+    if (out.authorization) detail::judge_authorization(*out.authorization, out.sessions, out.duration_s);
     for (auto& st : out.stages)
         st.throughput_rps = st.duration_s > 0 ? static_cast<double>(st.stats.calls()) / st.duration_s : 0;
     detail::merge_timelines(out, reports, offsets, bucket_s);

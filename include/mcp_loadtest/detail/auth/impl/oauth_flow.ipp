@@ -209,6 +209,7 @@ MCP_LOADTEST_DECL asio::awaitable<auth_answer> oauth_flow::obtain(std::shared_pt
         st.stats.requests += rc.requests;
         st.stats.time_getting_tokens += took;
         st.stats.slowest = std::max<std::chrono::nanoseconds>(st.stats.slowest, took);
+        if (!rc.entry.token_endpoint.empty()) st.stats.token_endpoint = redact_url(rc.entry.token_endpoint);
         if (error.empty()) {
             auto keep = std::move(entry->waiters);
             *entry = rc.entry;

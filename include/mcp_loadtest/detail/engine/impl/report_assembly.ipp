@@ -99,4 +99,29 @@ MCP_LOADTEST_DECL void judge_generator(generator_report& g, double duration_s, s
     }
 }
 
+MCP_LOADTEST_DECL void judge_authorization(authorization_report& a, std::size_t sessions, double duration_s) {
+    const double session_time = static_cast<double>(sessions) * duration_s;
+    a.blocked_share = session_time > 0 ? std::min(1.0, a.blocked_s / session_time) : 0;
+    a.bottleneck = a.blocked_share >= authorization_report::bottleneck_share;
+    const std::string server = a.token_endpoint.empty() ? std::string("the authorization server")
+                                                        : "the authorization server (" + a.token_endpoint + ")";
+    const std::string tokens = std::to_string(a.authorizations) + " authorization(s), " + std::to_string(a.refreshes) +
+                               " renewal(s), " + std::to_string(a.challenges) + " 401(s) answered; " +
+                               format_num(a.token_time_s) + " s getting tokens, the slowest " +
+                               format_num(a.slowest_token_ms) + " ms";
+    if (a.bottleneck) {
+        a.explanation = server + " was the bottleneck: sessions had calls held for a token " +
+                        format_pct(a.blocked_share) + " of their time under load (" + std::to_string(a.held_calls) +
+                        " call(s) waited " + format_num(a.held_s) + " s in all; " + tokens +
+                        "). Their latency leaves the wait out. Renew earlier (oauth_options::refresh_before_expiry), "
+                        "use longer-lived tokens, or load-test the authorization server itself.";
+    } else {
+        a.explanation = tokens + "; " + std::to_string(a.held_calls) + " call(s) held for a token, " +
+                        format_num(a.held_s) + " s in all (sessions blocked " + format_pct(a.blocked_share) +
+                        " of their time under load)";
+    }
+    if (a.failures > 0)
+        a.explanation += "; " + std::to_string(a.failures) + " flow(s) got no token (their calls ended unauthorized)";
+}
+
 }  // namespace mcp_loadtest::detail

@@ -144,6 +144,7 @@ MCP_LOADTEST_DECL void session_core::start_request(request_line&& req, call_comp
     if (p.progress_token) ++progress_in_flight_;
     p.input_rounds = 0;
     p.redirects = 0;
+    p.token_wait = std::chrono::nanoseconds(0);
     p.keep_reply = req.keep_reply;
     p.deadline = now + timeout;
     p.deadline_is_session = false;
@@ -354,7 +355,8 @@ MCP_LOADTEST_DECL call_result session_core::make_result(std::uint64_t id, std::s
 MCP_LOADTEST_DECL call_result& session_core::result_of(std::uint64_t id, pending_call& p) {
     call_result& r = p.result;
     r.outcome = outcome::cancelled;
-    r.duration = clock::now() - p.sent_at;
+    r.duration = clock::now() - p.sent_at - p.token_wait;
+    r.waited_for_token = p.token_wait;
     r.request_id = id;
     r.error_code = 0;
     r.message.clear();
@@ -561,6 +563,12 @@ MCP_LOADTEST_DECL void session_core::on_redirect(std::uint64_t id) {
     if (!id) return;
     if (pending_entry* entry = pending_.find(id))
         if (entry->value.redirects < std::numeric_limits<std::uint16_t>::max()) ++entry->value.redirects;
+}
+
+MCP_LOADTEST_DECL void session_core::on_token_wait(std::uint64_t id, std::chrono::nanoseconds waited) {
+    ++stats_.token_waits;
+    stats_.time_waiting_for_token += waited;
+    if (pending_entry* entry = pending_.find(id)) entry->value.token_wait += waited;
 }
 
 MCP_LOADTEST_DECL void session_core::on_transport_down(outcome o, const std::string& message) {

@@ -10,6 +10,7 @@
 #include <mcp_loadtest/detail/wire/same_text.hpp>
 #include <mcp_loadtest/detail/wire/wire_text.hpp>
 #include <mcp_loadtest/detail/wire/www_authenticate.hpp>
+#include <mcp_loadtest/detail/wire/http_date.hpp>
 #include <mcp_loadtest/detail/os/sigpipe.hpp>
 #include <mcp_loadtest/detail/text/truncate_for_message.hpp>
 #include <mcp_loadtest/json.hpp>
@@ -949,7 +950,9 @@ MCP_LOADTEST_DECL bool http_pool_transport::authorize_and_resend(exchange& ex) {
         dispatch(std::move(next), true);
         return true;
     }
-    auth_parked_.push_back({std::move(next), ex.status, ex.www_authenticate});
+    const auto now = std::chrono::steady_clock::now();
+    if (auth_parked_.empty()) parked_since_ = now;
+    auth_parked_.push_back({std::move(next), ex.status, ex.www_authenticate, now});
     if (!authorizing_) {
         authorizing_ = true;
         auth_refusal refusal;
@@ -987,11 +990,12 @@ MCP_LOADTEST_DECL bool http_pool_transport::resend_after_throttling(exchange& ex
         closing_ || down_ || ex.throttle_resends >= 3)
         return false;
     if (ex.message == outgoing::kind::request && ex.id && events_ && !events_->is_pending(ex.id)) return false;
-    // delay-seconds only (RFC 9110 §10.2.3); an HTTP-date is rare from an API and ends the call.
-    const std::string_view text = trim_ows(ex.retry_after);
-    if (text.empty() || text.size() > 6 || text.find_first_not_of("0123456789") != std::string_view::npos) return false;
-    const auto wait = std::chrono::seconds(std::stoul(std::string(text)));
-    if (wait > max_retry_after_) return false;
+    // delay-seconds or an HTTP date (RFC 9110 §10.2.3), by this machine's clock.
+    const auto now_unix = std::chrono::duration_cast<std::chrono::seconds>(
+                              std::chrono::system_clock::now().time_since_epoch()).count();
+    const auto parsed = parse_retry_after(ex.retry_after, now_unix);
+    if (!parsed || *parsed > max_retry_after_) return false;
+    const std::chrono::seconds wait = *parsed;
     auto next = again(ex);
     ++next->throttle_resends;
     auto timer = std::make_shared<asio::steady_timer>(ex_, wait);
@@ -1012,6 +1016,13 @@ MCP_LOADTEST_DECL void http_pool_transport::authorized(auth_answer answer) {
     auto parked = std::move(auth_parked_);
     auth_parked_.clear();
     if (closing_ || down_) return;
+    if (!parked.empty()) {
+        const auto now = std::chrono::steady_clock::now();
+        if (stats_) stats_->time_blocked_on_token += now - parked_since_;
+        for (auto& p : parked)
+            if (events_ && p.ex->id && p.ex->message == outgoing::kind::request && !p.ex->abandoned)
+                events_->on_token_wait(p.ex->id, now - p.since);
+    }
     if (answer.token.empty()) {
         for (auto& p : parked) {
             if (p.ex->abandoned) continue;
