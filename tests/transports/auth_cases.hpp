@@ -299,6 +299,8 @@ MCP_LOADTEST_CASE_LIMIT(120s, "oauth manual: a 60 s load with tokens that live 2
                                    << std::chrono::duration<double, std::milli>(st.slowest).count()
                                    << " ms); the server refused " << seen["refused"] << " requests, "
                                    << seen["expired_refused"] << " of them for an expired token");
+    REQUIRE(report.authorization);
+    MESSAGE(report.authorization->explanation);
     co_await proc.close();
 }
 
