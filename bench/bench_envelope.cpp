@@ -5,13 +5,19 @@
 // locating id/result/isError in a reply with the envelope scanner vs parsing it
 // with nlohmann. `bench_envelope [iterations]` (CI runs a short smoke).
 //
+// Then the reply diff of record and replay: diff_json() over a recording of 10,000 tools/call
+// replies (1 in 20 changed in one field, a timestamp ignored) against nlohmann parsing the same
+// 10,000 replies, the work replay does anyway.
+//
 // `bench_envelope --scan SHAPE N [--exact]` scans N replies of one shape (a loop of
 // 64, their ids varied) with scan(), or with scan_exact() (the scanner without its
 // fast path for valid objects), for callgrind at two N: scan_instructions_per_reply.sh.
 #include <mcp_loadtest/detail/wire/json_scan.hpp>
 #include <mcp_loadtest/detail/wire/jsonrpc_writer.hpp>
 #include <mcp_loadtest/json.hpp>
+#include <mcp_loadtest/replay/json_diff.hpp>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -93,6 +99,75 @@ int scan_count(int argc, char** argv) {
 
 }  // namespace
 
+// A recording's reply `i` as a server writes it: a tools/call result, every third one with JSON
+// in its text (a list of items and the time it was generated), every fifth with
+// structuredContent. `changed` alters one field (what replay is there to find); `stamp` is the
+// time, which differs between the recording and the replay and is ignored.
+std::string recorded_reply(unsigned i, bool changed, const std::string& stamp) {
+    const std::string id = std::to_string(i);
+    std::string result;
+    if (i % 3 == 0) {
+        mlt::json items = mlt::json::array();
+        for (unsigned k = 0; k < 8; ++k)
+            items.push_back({{"id", i * 10 + k}, {"name", "item-" + std::to_string(k)}, {"price", 10.5 + k},
+                             {"tags", {"a", "b"}}});
+        if (changed) items[3]["price"] = 99.0;
+        const mlt::json text{{"items", items}, {"generatedAt", stamp}, {"count", 8}};
+        result = mlt::json{{"content", {{{"type", "text"}, {"text", text.dump()}}}}}.dump();
+    } else if (i % 5 == 0) {
+        const mlt::json structured{{"ticker", "AAPL"}, {"close", changed ? 191.0 : 190.2}, {"generatedAt", stamp}};
+        result = mlt::json{{"content", {{{"type", "text"}, {"text", structured.dump()}}}},
+                           {"structuredContent", structured}}
+                     .dump();
+    } else {
+        result = mlt::json{{"content", {{{"type", "text"}, {"text", changed ? "AAPL open 189.1 close 191.0"
+                                                                            : "AAPL open 189.1 close 190.2"}}}},
+                           {"isError", false}}
+                     .dump();
+    }
+    return R"({"jsonrpc":"2.0","id":)" + id + R"(,"result":)" + result + "}";
+}
+
+// Diffs 10,000 recorded replies against their replay; prints the time against parsing them.
+void diff_row() {
+    constexpr unsigned replies = 10'000;
+    std::vector<std::string> recorded, replayed;
+    for (unsigned i = 0; i < replies; ++i) {
+        recorded.push_back(recorded_reply(i, false, "2026-11-28T16:00:00Z"));
+        replayed.push_back(recorded_reply(i, i % 20 == 7, "2026-11-28T17:30:00Z"));
+    }
+    std::vector<mlt::json> before, after;
+    for (unsigned i = 0; i < replies; ++i) {
+        before.push_back(mlt::json::parse(recorded[i]));
+        after.push_back(mlt::json::parse(replayed[i]));
+    }
+    mlt::diff_rules rules;
+    rules.ignore = {"/result/content/*/text/generatedAt", "/result/structuredContent/generatedAt"};
+    std::size_t differences = 0;
+    const auto timed = [](auto&& f) {
+        double best = 1e300;
+        for (int round = 0; round < 5; ++round) {  // the best of 5: the least disturbed
+            const auto t0 = clk::now();
+            f();
+            best = std::min(best, std::chrono::duration<double, std::milli>(clk::now() - t0).count());
+        }
+        return best;
+    };
+    const double diff_ms = timed([&] {
+        differences = 0;
+        for (unsigned i = 0; i < replies; ++i) differences += mlt::diff_json(before[i], after[i], rules).total();
+    });
+    const double parse_ms = timed([&] {
+        for (unsigned i = 0; i < replies; ++i) sink = sink + mlt::json::parse(replayed[i]).size();
+    });
+    std::size_t bytes = 0;
+    for (const auto& r : replayed) bytes += r.size();
+    std::printf("diff %u replies (%zu bytes, %zu differ): %7.2f ms, %6.0f ns/reply   nlohmann parse: %7.2f ms, "
+                "%6.0f ns/reply   diff/parse %.2f\n",
+                replies, bytes, differences, diff_ms, diff_ms * 1e6 / replies, parse_ms, parse_ms * 1e6 / replies,
+                diff_ms / parse_ms);
+}
+
 int main(int argc, char** argv) {
     if (argc > 1 && std::string_view(argv[1]) == "--scan") return scan_count(argc, argv);
     const std::size_t n = argc > 1 ? std::strtoull(argv[1], nullptr, 10) : 1'000'000;
@@ -133,5 +208,6 @@ int main(int argc, char** argv) {
                 write_ours, write_dom, write_dom / write_ours);
     std::printf("correlate reply:           %8.1f ns/op   nlohmann parse:      %8.1f ns/op   speed-up %.1fx\n",
                 read_ours, read_dom, read_dom / read_ours);
+    diff_row();
     return 0;
 }

@@ -1,6 +1,6 @@
 // Reports people read and regression gates (docs/reports.md): per-interval histograms and
 // HdrHistogram logs, merges and shards, comparisons against baselines, Markdown / HTML /
-// terminal forms, run directories. One translation unit; the cases live in
+// terminal forms, run directories, reply diffs (record and replay). One translation unit; the cases live in
 // tests/reports/<part>_cases.hpp. Configure with
 // -DMCP_LOADTEST_REPORTS_ONLY=reports/<part>_cases.hpp to build one.
 #include <doctest/doctest.h>
@@ -19,4 +19,5 @@ using mlt_test::fixture;
 #include "reports/compare_cases.hpp"
 #include "reports/render_cases.hpp"
 #include "reports/run_directory_cases.hpp"
+#include "reports/json_diff_cases.hpp"
 #endif

@@ -48,4 +48,5 @@
 #include <mcp_loadtest/call_every_tool.hpp>
 #include <mcp_loadtest/fuzz.hpp>
 #include <mcp_loadtest/reports.hpp>
+#include <mcp_loadtest/replay/json_diff.hpp>
 #include <mcp_loadtest/assertions.hpp>
