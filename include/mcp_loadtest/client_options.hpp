@@ -123,6 +123,11 @@ struct client_options {
     /// (<mcp_loadtest/hang_evidence.hpp>: each thread's state, wchan and system
     /// call, read from /proc in about a millisecond). Null: nothing is read.
     std::string (*describe_deadlocked_server)(int pid) = nullptr;
+    /// Record every message in both directions, byte-exact, with its time: session::recorded()
+    /// returns them, replay() plays them back (docs/replay.md). Off: no cost.
+    bool record = false;
+    /// The recording keeps at most this many bytes of messages; later ones are counted as dropped.
+    std::size_t max_recording_bytes = std::size_t{256} << 20;
 };
 
 /// Options for one request.

@@ -20,6 +20,7 @@
 namespace mcp_loadtest {
 
 class oauth_client;  // <mcp_loadtest/auth.hpp>
+struct recording;    // <mcp_loadtest/replay/recording.hpp>
 
 /// run_options::progress: live progress on stderr (report/terminal.hpp).
 enum class progress_mode { automatic, on, off };
@@ -66,6 +67,11 @@ struct run_options {
     leak_options leak{.warmup = std::chrono::milliseconds(0)};
     /// Write one JSON line per call (and per process sample) here; empty: no trace.
     std::filesystem::path trace_path{};
+    /// With client.record: the run's recording (every session's messages, docs/replay.md) is
+    /// written here when the run ends, atomically. In a run directory: its recording.jsonl.
+    std::filesystem::path recording_path{};
+    /// With client.record: the recording is also handed over here when the run ends.
+    std::shared_ptr<recording> record_into{};
     std::chrono::milliseconds timeline_bucket{1000};
     /// Staged workloads: a stage breaks when its p99 or error rate crosses these
     /// (unset: the run's p99 / error_rate thresholds).

@@ -210,6 +210,9 @@ public:
     /// The tools, resources and prompts the server listed (through this
     /// session's list_* calls) against those called, with outcome counts.
     [[nodiscard]] coverage_report coverage() const { return core().coverage(); }
+    /// client_options::record: every message so far, both directions, byte-exact (docs/replay.md).
+    /// Empty when not recording.
+    [[nodiscard]] MCP_LOADTEST_DECL recorded_session recorded() const;
     /// Strict mode (client_options::strict): what broke a schema, the first
     /// 1000 (stats().schema_violations counts all). Empty when strict mode is off.
     [[nodiscard]] MCP_LOADTEST_DECL const std::vector<schema_violation>& schema_violations() const;

@@ -151,6 +151,12 @@ MCP_LOADTEST_DECL void session::abandon() noexcept {
     core_.reset();
 }
 
+MCP_LOADTEST_DECL recorded_session session::recorded() const {
+    recorded_session r = core().recorded();
+    r.index = 1;
+    return r;
+}
+
 MCP_LOADTEST_DECL asio::awaitable<call_result> session::request_named(std::string_view method, const json& params, std::string tool,
                                                                        call_options options) {
     return detail::send_request(core(), method, params, std::move(tool), options);
@@ -166,8 +172,14 @@ namespace mcp_loadtest::detail {
 
 MCP_LOADTEST_DECL asio::awaitable<session> spawn_session(std::shared_ptr<session_job> job) {
     auto ex = co_await asio::this_coro::executor;
+    std::string transport, server;
+    if (job->options.record) {
+        transport = transport_name(job->server);
+        server = describe(job->server);  // without credentials
+    }
     auto wire = make_transport(ex, std::move(job->server));
     auto core = std::make_shared<session_core>(ex, std::move(wire), std::move(job->options));
+    core->label_recording(std::move(transport), std::move(server));
     co_await core->open();
     co_return session(std::move(core));
 }

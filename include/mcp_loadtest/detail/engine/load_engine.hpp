@@ -79,6 +79,8 @@ private:
     MCP_LOADTEST_DECL asio::awaitable<void> list_what_the_server_offers();
 
     MCP_LOADTEST_DECL asio::awaitable<void> close_sessions();
+    /// client_options::record: every session's messages to recording_path and record_into.
+    MCP_LOADTEST_DECL void keep_recording();
 
     MCP_LOADTEST_DECL session* pick_session();
 

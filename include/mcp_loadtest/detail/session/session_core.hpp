@@ -18,6 +18,7 @@
 #include <mcp_loadtest/detail/session/completion.hpp>
 #include <mcp_loadtest/detail/session/deadline_queue.hpp>
 #include <mcp_loadtest/detail/session/id_table.hpp>
+#include <mcp_loadtest/detail/session/traffic_recorder.hpp>
 #include <mcp_loadtest/detail/loop_registry.hpp>
 #include <mcp_loadtest/detail/transport/transport.hpp>
 #include <mcp_loadtest/session_info.hpp>
@@ -177,7 +178,21 @@ public:
     /// Context for failure messages (e.g. the server's stderr tail).
     [[nodiscard]] std::string failure_hint() const { return wire_->failure_hint(); }
 
+    // ---- recording (client_options::record) ---------------------------------
+
+    /// Names what the recording is of (transport_name(), describe()); no-op when not recording.
+    void label_recording(std::string transport, std::string server) {
+        if (recorder_) recorder_->label(std::move(transport), std::move(server));
+    }
+    [[nodiscard]] bool recording() const noexcept { return recorder_ != nullptr; }
+    /// The traffic so far; empty (no messages) when not recording.
+    [[nodiscard]] MCP_LOADTEST_DECL recorded_session recorded() const;
+
 private:
+    void record_message(message_direction direction, std::string_view bytes) {
+        if (recorder_) recorder_->add(direction, bytes);
+    }
+
     struct pending_call {
         call_completion completion;
         /// Completed in place (result_of): its method and tool are set when the request
@@ -392,6 +407,7 @@ private:
     std::deque<notification> notifications_;
     std::vector<protocol_violation> violations_;
     std::vector<late_reply> late_replies_;
+    std::unique_ptr<traffic_recorder> recorder_;  // client_options::record, else null
 };
 
 }  // namespace mcp_loadtest::detail

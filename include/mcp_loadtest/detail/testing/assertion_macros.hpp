@@ -117,6 +117,9 @@
 /// Every security check of auth_check passed or could not be run (no finding).
 #define MCP_CHECK_AUTH_SECURE(report) MCP_LOADTEST_DETAIL_DETECTOR(CHECK, report)
 #define MCP_REQUIRE_AUTH_SECURE(report) MCP_LOADTEST_DETAIL_DETECTOR(REQUIRE, report)
+/// replay() (replay/replay.hpp) found every recorded reply answered alike; the failure lists each change.
+#define MCP_CHECK_REPLAY_MATCHES(report) MCP_LOADTEST_DETAIL_DETECTOR(CHECK, report)
+#define MCP_REQUIRE_REPLAY_MATCHES(report) MCP_LOADTEST_DETAIL_DETECTOR(REQUIRE, report)
 /// The setup doctor (doctor.hpp) found no problem; the failure lists each with its fix.
 #define MCP_CHECK_DOCTOR_OK(report) MCP_LOADTEST_DETAIL_DETECTOR(CHECK, report)
 #define MCP_REQUIRE_DOCTOR_OK(report) MCP_LOADTEST_DETAIL_DETECTOR(REQUIRE, report)

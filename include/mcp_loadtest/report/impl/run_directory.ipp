@@ -143,6 +143,7 @@ MCP_LOADTEST_DECL std::optional<run_directory_recorder> run_directory_recorder::
         return std::nullopt;
     }
     if (o.trace && options.trace_path.empty()) options.trace_path = r.dir_ / "trace.jsonl";
+    if (options.client.record && options.recording_path.empty()) options.recording_path = r.dir_ / "recording.jsonl";
     if (auto* stdio = std::get_if<stdio_server>(&server);
         o.server_stderr && stdio && stdio->stderr_to == stderr_mode::inherit) {
         stdio->stderr_to = stderr_mode::tee;  // still on the test's stderr, and in the file

@@ -7,6 +7,7 @@
 #include <mcp_loadtest/detail/os/process_info.hpp>
 #include <mcp_loadtest/detail/wire/same_text.hpp>
 #include <mcp_loadtest/detail/session/send_request.hpp>
+#include <mcp_loadtest/replay/recording.hpp>
 
 #include <algorithm>
 #include <chrono>
@@ -232,6 +233,7 @@ MCP_LOADTEST_DECL asio::awaitable<load_report> load_engine::execute() {
     }
 
     co_await close_sessions();
+    keep_recording();
     finish_report(elapsed, cpu);
     co_return std::move(report_);
 }
@@ -318,6 +320,26 @@ MCP_LOADTEST_DECL asio::awaitable<void> load_engine::list_what_the_server_offers
     co_await s.list_tools(o);
     if (caps.is_object() && caps.contains("resources")) co_await s.list_resources(o);
     if (caps.is_object() && caps.contains("prompts")) co_await s.list_prompts(o);
+}
+
+MCP_LOADTEST_DECL void load_engine::keep_recording() {
+    if (!options_.client.record || (options_.recording_path.empty() && !options_.record_into)) return;
+    recording all;
+    for (std::size_t i = 0; i < sessions_.size(); ++i) {
+        if (!sessions_[i].valid()) continue;
+        all.sessions.push_back(sessions_[i].recorded());
+        all.sessions.back().index = static_cast<std::uint32_t>(i + 1);
+    }
+    if (!options_.recording_path.empty()) {
+        // A write error loses the recording, never the measurement: say so and go on.
+        try {
+            write_recording(all, options_.recording_path);
+        } catch (const std::exception& e) {
+            std::fprintf(stderr, "mcp_loadtest::run: the recording was not written: %s The report is complete.\n",
+                         e.what());
+        }
+    }
+    if (options_.record_into) *options_.record_into = std::move(all);
 }
 
 MCP_LOADTEST_DECL asio::awaitable<void> load_engine::close_sessions() {

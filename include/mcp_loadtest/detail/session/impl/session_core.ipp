@@ -35,6 +35,15 @@ MCP_LOADTEST_DECL session_core::session_core(asio::any_io_executor ex, std::shar
       deadline_timer_(ex_),
       started_at_(clock::now()) {
     if (options_.strict) validator_ = options_.strict.make_validator();
+    if (options_.record) recorder_ = std::make_unique<traffic_recorder>(options_.max_recording_bytes, started_at_);
+}
+
+MCP_LOADTEST_DECL recorded_session session_core::recorded() const {
+    if (!recorder_) return {};
+    return recorder_->snapshot(identity.protocol_version,
+                               identity.protocol_version.empty() ? std::string_view{}
+                               : era_ == protocol_era::modern    ? std::string_view("modern")
+                                                                 : std::string_view("legacy"));
 }
 
 MCP_LOADTEST_DECL session_core::~session_core() {
@@ -172,6 +181,7 @@ MCP_LOADTEST_DECL void session_core::start_request(request_line&& req, call_comp
     info.name = tool_view;
     if (!req.param_headers.empty()) info.param_headers = &req.param_headers;
     info.raw = req.raw;
+    record_message(message_direction::sent, req.line);
     wire_->send(req.line, info);
 }
 
@@ -244,6 +254,7 @@ MCP_LOADTEST_DECL void session_core::send_notification(std::string_view method, 
     outgoing info;
     info.what = outgoing::kind::notification;
     info.method = method;
+    record_message(message_direction::sent, line);
     wire_->send(line, info);
 }
 
@@ -509,6 +520,7 @@ MCP_LOADTEST_DECL void session_core::send_cancelled(std::uint64_t id, std::strin
 }
 
 MCP_LOADTEST_DECL void session_core::on_oversized(std::string_view prefix, std::size_t size, bool complete, std::string_view tail) {
+    if (recorder_) recorder_->count_dropped();
     if (complete) record_violation(protocol_violation::kind::oversized_message, prefix, size);
     const envelope env = envelope_scanner::scan(prefix);
     if (env.method.present()) return;
@@ -580,6 +592,7 @@ MCP_LOADTEST_DECL void session_core::on_transport_down(outcome o, const std::str
 }
 
 MCP_LOADTEST_DECL void session_core::on_message(std::string_view line, int http_status) {
+    record_message(message_direction::received, line);
     http_status_ = http_status;
     struct reset_status {
         int& s;
@@ -957,6 +970,7 @@ MCP_LOADTEST_DECL bool session_core::answer_input_required(pending_entry& entry,
     info.id = id;
     info.method = moved.result.method;
     info.name = moved.result.tool;
+    record_message(message_direction::sent, line);
     wire_->send(line, info);
     return true;
 }
@@ -983,6 +997,7 @@ MCP_LOADTEST_DECL void session_core::handle_server_request(const envelope& env, 
     ++stats_.server_requests_answered;
     outgoing info;
     info.what = outgoing::kind::response;
+    record_message(message_direction::sent, reply);
     wire_->send(reply, info);
 }
 
