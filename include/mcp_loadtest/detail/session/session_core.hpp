@@ -190,8 +190,14 @@ public:
 
 private:
     void record_message(message_direction direction, std::string_view bytes) {
-        if (recorder_) recorder_->add(direction, bytes);
+        if (recorder_) recorder_->add(direction, bytes, clock::now());
     }
+    void record_message(message_direction direction, std::string_view bytes, clock::time_point now) {
+        if (recorder_) recorder_->add(direction, bytes, now);
+    }
+    /// When recording: the clock read once for the message on_message() handles, which the
+    /// recording and the call's duration share (a clock read is dear on some virtual machines).
+    [[nodiscard]] clock::time_point message_time() const { return message_at_ ? *message_at_ : clock::now(); }
 
     struct pending_call {
         call_completion completion;
@@ -408,6 +414,7 @@ private:
     std::vector<protocol_violation> violations_;
     std::vector<late_reply> late_replies_;
     std::unique_ptr<traffic_recorder> recorder_;  // client_options::record, else null
+    std::optional<clock::time_point> message_at_;  // see message_time()
 };
 
 }  // namespace mcp_loadtest::detail

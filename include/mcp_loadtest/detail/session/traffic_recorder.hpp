@@ -9,7 +9,10 @@
 #include <mcp_loadtest/replay/recording.hpp>
 
 #include <cstddef>
+#include <algorithm>
 #include <cstdint>
+#include <cstring>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -20,23 +23,32 @@ class traffic_recorder {
 public:
     traffic_recorder(std::size_t max_bytes, clock::time_point started) : max_bytes_(max_bytes), started_(started) {}
 
-    void add(message_direction direction, std::string_view bytes) {
+    /// `now`: the caller's reading of the clock for this message. On a virtual machine a
+    /// clock read can cost more than the rest of recording a message, so none is taken here.
+    void add(message_direction direction, std::string_view bytes, clock::time_point now) {
         // Lines are sent with their terminator; the recording keeps the message alone.
         if (direction == message_direction::sent) {
             while (!bytes.empty() && (bytes.back() == '\n' || bytes.back() == '\r')) bytes.remove_suffix(1);
         }
-        if (bytes.size() > max_bytes_ - bytes_.size()) {
+        if (bytes.size() > max_bytes_ - kept_bytes_) {
             ++dropped_;
             return;
         }
-        entries_.push_back(entry{bytes_.size(), bytes.size(), clock::now() - started_, direction});
-        bytes_.append(bytes);
+        const std::size_t need = sizeof(header) + bytes.size();
+        if (chunks_.empty() || need > chunk_capacity_ - chunks_.back().used) new_chunk(need);
+        chunk& c = chunks_.back();
+        const header h{(now - started_).count(), static_cast<std::uint32_t>(bytes.size()),
+                       direction == message_direction::sent};
+        std::memcpy(c.data.get() + c.used, &h, sizeof h);
+        std::memcpy(c.data.get() + c.used + sizeof h, bytes.data(), bytes.size());
+        c.used += need;
+        kept_bytes_ += bytes.size();
     }
 
     /// A message too large to keep whole (transport_events::on_oversized): counted only.
     void count_dropped() noexcept { ++dropped_; }
 
-    /// Labels the recording: what was spoken to, and when (wall clock) it began.
+    /// Labels the recording: what was spoken to.
     void label(std::string transport, std::string server) {
         transport_ = std::move(transport);
         server_ = std::move(server);
@@ -46,21 +58,32 @@ public:
     [[nodiscard]] MCP_LOADTEST_DECL recorded_session snapshot(std::string_view protocol_version,
                                                               std::string_view era) const;
 
-    [[nodiscard]] std::size_t bytes() const noexcept { return bytes_.size(); }
-
 private:
-    struct entry {
-        std::size_t offset;
-        std::size_t size;
-        clock::duration at;
-        message_direction direction;
+    // Each message is a header and its bytes, appended to 1 MiB chunks that never move:
+    // no allocation per message, and no copying as the recording grows.
+    struct header {
+        clock::rep at;
+        std::uint32_t size;
+        bool sent;
     };
+    struct chunk {
+        std::unique_ptr<char[]> data;
+        std::size_t used = 0;
+    };
+    static constexpr std::size_t chunk_size = std::size_t{1} << 20;
+
+    void new_chunk(std::size_t need) {
+        chunk_capacity_ = std::max(chunk_size, need);
+        chunks_.push_back(chunk{std::unique_ptr<char[]>(new char[chunk_capacity_]), 0});
+    }
+
     std::size_t max_bytes_;
     clock::time_point started_;
     std::chrono::system_clock::time_point started_wall_ = std::chrono::system_clock::now();
     std::string transport_, server_;
-    std::string bytes_;
-    std::vector<entry> entries_;
+    std::vector<chunk> chunks_;
+    std::size_t chunk_capacity_ = 0;  // of the last chunk
+    std::size_t kept_bytes_ = 0;      // message bytes kept (max_bytes_ bounds them)
     std::uint64_t dropped_ = 0;
 };
 

@@ -181,7 +181,7 @@ MCP_LOADTEST_DECL void session_core::start_request(request_line&& req, call_comp
     info.name = tool_view;
     if (!req.param_headers.empty()) info.param_headers = &req.param_headers;
     info.raw = req.raw;
-    record_message(message_direction::sent, req.line);
+    record_message(message_direction::sent, req.line, now);
     wire_->send(req.line, info);
 }
 
@@ -366,7 +366,7 @@ MCP_LOADTEST_DECL call_result session_core::make_result(std::uint64_t id, std::s
 MCP_LOADTEST_DECL call_result& session_core::result_of(std::uint64_t id, pending_call& p) {
     call_result& r = p.result;
     r.outcome = outcome::cancelled;
-    r.duration = clock::now() - p.sent_at - p.token_wait;
+    r.duration = message_time() - p.sent_at - p.token_wait;
     r.waited_for_token = p.token_wait;
     r.request_id = id;
     r.error_code = 0;
@@ -592,12 +592,19 @@ MCP_LOADTEST_DECL void session_core::on_transport_down(outcome o, const std::str
 }
 
 MCP_LOADTEST_DECL void session_core::on_message(std::string_view line, int http_status) {
-    record_message(message_direction::received, line);
     http_status_ = http_status;
     struct reset_status {
         int& s;
-        ~reset_status() { s = 0; }
-    } reset{http_status_};
+        std::optional<clock::time_point>& at;
+        ~reset_status() {
+            s = 0;
+            at.reset();
+        }
+    } reset{http_status_, message_at_};
+    if (recorder_) {
+        message_at_ = clock::now();
+        record_message(message_direction::received, line, *message_at_);
+    }
     const envelope env = envelope_scanner::scan(line);
     if (!env.valid) {
         if (env.is_object && env.id_is_integer && !env.method.present()) {

@@ -14,13 +14,18 @@ MCP_LOADTEST_DECL recorded_session traffic_recorder::snapshot(std::string_view p
     s.era.assign(era);
     s.started = started_wall_;
     s.dropped_messages = dropped_;
-    s.messages.reserve(entries_.size());
-    for (const entry& e : entries_) {
-        recorded_message m;
-        m.direction = e.direction;
-        m.at = std::chrono::duration_cast<std::chrono::nanoseconds>(e.at);
-        m.raw.assign(bytes_, e.offset, e.size);
-        s.messages.push_back(std::move(m));
+    for (const chunk& c : chunks_) {
+        std::size_t at = 0;
+        while (at < c.used) {
+            header h;
+            std::memcpy(&h, c.data.get() + at, sizeof h);
+            recorded_message m;
+            m.direction = h.sent ? message_direction::sent : message_direction::received;
+            m.at = std::chrono::duration_cast<std::chrono::nanoseconds>(clock::duration(h.at));
+            m.raw.assign(c.data.get() + at + sizeof h, h.size);
+            s.messages.push_back(std::move(m));
+            at += sizeof h + h.size;
+        }
     }
     return s;
 }
