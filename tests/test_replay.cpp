@@ -373,3 +373,45 @@ MCP_LOADTEST_CASE("replay: traffic imported from a plain message log replays lik
     auto next = co_await mlt::replay(r, release(2));
     CHECK(next.findings.size() == 2);
 }
+
+MCP_LOADTEST_CASE("load from a recording: its sessions arrive as recorded, at N times the pace, with its mix") {
+    // Three recorded sessions, 200 ms apart, each: greet, 300 ms of thought, stock twice.
+    mlt::recording r;
+    for (int i = 0; i < 3; ++i) {
+        mlt::client_options o;
+        o.record = true;
+        auto s = co_await mlt::connect(release(1), o);
+        asio::steady_timer pause(co_await asio::this_coro::executor);
+        co_await s.call_tool("greet", mlt::args("name", "user " + std::to_string(i)));
+        pause.expires_after(300ms);
+        co_await pause.async_wait(asio::use_awaitable);
+        co_await s.call_tool("stock", mlt::args("sku", "A1"));
+        co_await s.call_tool("stock", mlt::args("sku", "C3"));
+        r.sessions.push_back(s.recorded());
+        r.sessions.back().index = static_cast<std::uint32_t>(i + 1);
+        co_await s.close();
+        pause.expires_after(200ms);
+        co_await pause.async_wait(asio::use_awaitable);
+    }
+    mlt::recorded_load_options twice;
+    twice.speed = 2;
+    const auto shape = mlt::load_from_recording(r, twice);
+    CHECK(shape.sessions == 3);
+    CHECK(shape.requests == 9);
+    CHECK(shape.recorded_span_s > 1.0);  // three sessions of >= 300 ms, two gaps of >= 200 ms
+    mlt::run_options options;
+    options.run_directory.enabled = false;
+    auto report = co_await mlt::run(release(1), shape.load, shape.body, mlt::thresholds{}, options);
+    INFO(report.summary());
+    CHECK(report.overall.calls() == 9);
+    CHECK(report.overall.outcomes[mlt::outcome::ok] == 9);
+    REQUIRE(report.per_tool.count("greet") == 1);
+    CHECK(report.per_tool.at("greet").calls() == 3);
+    CHECK(report.per_tool.at("stock").calls() == 6);
+    // At twice the pace, the recorded span takes at least half as long (arrivals and thought waited for).
+    CHECK(report.duration_s >= shape.recorded_span_s / 2 * 0.95);
+    CHECK(report.duration_s < shape.recorded_span_s);
+
+    CHECK_THROWS_WITH_AS(mlt::load_from_recording(mlt::recording{}), doctest::Contains("holds no request to send"),
+                         std::invalid_argument);
+}

@@ -50,5 +50,6 @@
 #include <mcp_loadtest/reports.hpp>
 #include <mcp_loadtest/replay/json_diff.hpp>
 #include <mcp_loadtest/replay/recording.hpp>
+#include <mcp_loadtest/replay/recorded_load.hpp>
 #include <mcp_loadtest/replay/replay.hpp>
 #include <mcp_loadtest/assertions.hpp>

@@ -44,6 +44,7 @@
 #include <mcp_loadtest/report/impl/terminal.ipp>
 #include <mcp_loadtest/replay/impl/json_diff.ipp>
 #include <mcp_loadtest/replay/impl/recording.ipp>
+#include <mcp_loadtest/replay/impl/recorded_load.ipp>
 #include <mcp_loadtest/replay/impl/replay.ipp>
 #include <mcp_loadtest/replay/impl/replay_report.ipp>
 #if __has_include(<valijson/validator.hpp>)  // strict validation needs valijson, as in impl/src.hpp
