@@ -37,7 +37,6 @@ asio::awaitable<mlt::recording> record(int n) {
         const int width = 1 + group % 4;  // 1..4 in flight
         for (int k = 0; k < width && i + k < n; ++k)
             together.push_back(s.call_tool("echo", mlt::args("message", std::to_string(i + k))));
-        // (i advances after the calls are made: their arguments are serialized when created)
         i += width;
         co_await mlt::when_all(std::move(together));
         pause.expires_after(std::chrono::microseconds(micros(random)));
