@@ -6,7 +6,9 @@
 
 #include <doctest/doctest.h>
 #include <mcp_loadtest/doctest.hpp>
+#include <mcp_loadtest/replay/recorded_load.hpp>
 #include <mcp_loadtest/replay/replay.hpp>
+#include <mcp_loadtest/report/html.hpp>
 #include <mcp_loadtest/run.hpp>
 #include <mcp_loadtest/server_process.hpp>
 
@@ -245,6 +247,9 @@ MCP_LOADTEST_CASE("replay: the next release's changes are named exactly, each wi
     CHECK(j["passed"] == false);
     const std::string md = mlt::to_markdown(next);
     CHECK(md.find("### new_error: session 1, request 8 (tools/call legacy_total)") != std::string::npos);
+    const std::string html = mlt::to_html(next, "replay against release 2");
+    CHECK(html.find("FAILED: replay against release 2") != std::string::npos);
+    CHECK(html.find("Unknown tool: legacy_total") != std::string::npos);
 }
 
 MCP_LOADTEST_CASE("replay: over Streamable HTTP, from one release to the next") {
