@@ -420,3 +420,36 @@ MCP_LOADTEST_CASE("load from a recording: its sessions arrive as recorded, at N 
     CHECK_THROWS_WITH_AS(mlt::load_from_recording(mlt::recording{}), doctest::Contains("holds no request to send"),
                          std::invalid_argument);
 }
+
+MCP_LOADTEST_CASE("replay: latency per tool, recorded against replayed, goes through compare()") {
+    // 100 quotes and 100 greetings, 10 in flight: release 2's quote takes 20 ms more.
+    mlt::client_options o;
+    o.record = true;
+    auto s = co_await mlt::connect(release(1), o);
+    for (int group = 0; group < 10; ++group) {
+        std::vector<asio::awaitable<mlt::call_result>> calls;
+        for (int i = 0; i < 10; ++i) {
+            calls.push_back(s.call_tool("quote", mlt::args("sku", "A1")));
+            calls.push_back(s.call_tool("greet", mlt::args("name", "Ada")));
+        }
+        co_await mlt::when_all(std::move(calls));
+    }
+    mlt::recording r;
+    r.sessions.push_back(s.recorded());
+    co_await s.close();
+    mlt::replay_options options;
+    options.rules.per_tool["quote"].ignore = {"/result/structuredContent/quoted_at", "/result/content/*/text/quoted_at"};
+    auto slower = co_await mlt::replay(r, release(2), options);
+    CHECK(slower.findings.size() == 100);  // greet's text changed; quote answered alike
+    const auto* quote = [&]() -> const mlt::metric_comparison* {
+        for (const auto& m : slower.latency_changes)
+            if (m.scope == "tool quote" && m.metric == "p50") return &m;
+        return nullptr;
+    }();
+    REQUIRE(quote != nullptr);
+    INFO(quote->sentence);
+    CHECK(quote->verdict == mlt::change_verdict::regressed);
+    CHECK(quote->current - quote->baseline >= 15.0);  // ms: the 20 ms sleep, less what the recording queued
+    const mlt::json j = slower;
+    CHECK(j["latency_changes"].is_array());
+}

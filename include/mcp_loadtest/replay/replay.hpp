@@ -44,6 +44,8 @@ struct replay_options {
     /// false, or fastest pace: all at once.
     bool keep_session_offsets = true;
     std::size_t max_findings = 1000;  ///< the rest are counted (replay_report::findings_not_shown)
+    /// How replay_report::latency_changes judges recorded against replayed latency.
+    comparison_rules latency_rules{};
 };
 
 /// Replays `r` against `server`. Never throws for what the server does: a session that cannot be

@@ -5,6 +5,7 @@
 
 #include <mcp_loadtest/json.hpp>
 #include <mcp_loadtest/replay/json_diff.hpp>
+#include <mcp_loadtest/report/compare.hpp>
 
 #include <cstddef>
 #include <cstdint>
@@ -71,6 +72,11 @@ struct replay_report {
     std::vector<replay_finding> findings{};
     std::size_t findings_not_shown = 0;          ///< past replay_options::max_findings, counted only
     std::vector<replay_latency> latency{};
+    /// The same latencies through compare()'s statistics (docs/reports.md#comparing-reports):
+    /// overall and per tool, p50..p99.9 with a bootstrap interval and a verdict each. Blocks of
+    /// consecutive requests stand for compare()'s intervals (20 when there are 200 requests or
+    /// more), so a short recording gives `inconclusive`, never a guess. Not part of passed().
+    std::vector<metric_comparison> latency_changes{};
     replay_timing timing{};
     std::vector<std::string> errors{};  ///< sessions that could not be opened, and why
     double duration_s = 0;

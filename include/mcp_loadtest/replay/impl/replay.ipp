@@ -5,7 +5,9 @@
 
 #include <mcp_loadtest/detail/clock.hpp>
 #include <mcp_loadtest/detail/owned_coroutine.hpp>
+#include <mcp_loadtest/histogram/hdr_v2.hpp>
 #include <mcp_loadtest/report/baseline.hpp>
+#include <mcp_loadtest/report/compare.hpp>
 #include <mcp_loadtest/session.hpp>
 #include <mcp_loadtest/when_all.hpp>
 
@@ -367,6 +369,51 @@ inline void judge(replay_report& report, const session_replay& sr, const replay_
     }
 }
 
+/// One request answered in the recording and in the replay.
+struct latency_sample {
+    std::string key;  // tool, or method
+    std::chrono::nanoseconds before{0}, after{0};
+};
+
+/// Recorded (or replayed) latencies as a load_report compare() can read: per tool and overall,
+/// with blocks of consecutive requests as its intervals.
+inline load_report latency_report_of(const std::vector<latency_sample>& samples, bool after) {
+    load_report r;
+    for (const auto& s : samples) {
+        const auto d = after ? s.after : s.before;
+        r.overall.outcomes.add(outcome::ok);
+        r.overall.histogram.record(d);
+        auto& t = r.per_tool[s.key];
+        t.outcomes.add(outcome::ok);
+        t.histogram.record(d);
+    }
+    r.overall.finalize();
+    for (auto& [key, t] : r.per_tool) t.finalize();
+    const std::size_t n = samples.size(), blocks = std::min<std::size_t>(n, 20);
+    for (std::size_t b = 0; b < blocks; ++b) {
+        std::map<std::string, latency_histogram> tags;
+        for (std::size_t i = b * n / blocks; i < (b + 1) * n / blocks; ++i) {
+            const auto d = after ? samples[i].after : samples[i].before;
+            tags[""].record(d);
+            tags[samples[i].key].record(d);
+        }
+        for (const auto& [tag, h] : tags)
+            r.intervals.push_back(latency_interval{static_cast<double>(b), 1.0, tag, h.count(), to_hdr_base64(h)});
+    }
+    return r;
+}
+
+inline std::vector<metric_comparison> compare_latencies(const std::vector<latency_sample>& samples,
+                                                        const comparison_rules& rules) {
+    std::vector<metric_comparison> out;
+    if (samples.empty()) return out;
+    const load_report before = latency_report_of(samples, false), after = latency_report_of(samples, true);
+    detail::compare_latency(before, after, "overall", "", &before.overall, &after.overall, false, rules, out);
+    for (const auto& [key, stats] : before.per_tool)
+        detail::compare_latency(before, after, "tool " + key, key, &stats, &after.per_tool.at(key), false, rules, out);
+    return out;
+}
+
 struct replay_job {
     recording rec;
     any_server server;
@@ -406,6 +453,7 @@ struct replay_job {
 
         std::vector<double> send_errors;
         std::map<std::string, std::pair<std::vector<double>, std::vector<double>>> latency;
+        std::vector<latency_sample> samples;
         for (const auto& r : replays) {
             ++report.sessions;
             if (!r->error.empty()) report.errors.push_back(r->error);
@@ -420,6 +468,8 @@ struct replay_job {
                 const std::string key = p.method == "tools/call" ? p.tool : p.method;
                 latency[key].first.push_back(to_ms(p.reply->at - p.message->at));
                 latency[key].second.push_back(std::chrono::duration<double, std::milli>(p.result.duration).count());
+                samples.push_back({key, std::chrono::duration_cast<std::chrono::nanoseconds>(p.reply->at - p.message->at),
+                                   std::chrono::duration_cast<std::chrono::nanoseconds>(p.result.duration)});
             }
         }
         report.latency.clear();
@@ -433,6 +483,7 @@ struct replay_job {
             l.after_p95_ms = percentile_ms(lists.second, 0.95);
             report.latency.push_back(std::move(l));
         }
+        report.latency_changes = compare_latencies(samples, options.latency_rules);
         report.timing.paced_requests = send_errors.size();
         if (!send_errors.empty()) {
             double sum = 0;

@@ -132,6 +132,7 @@ MCP_LOADTEST_DECL void to_json(json& j, const replay_report& r) {
              {"findings", std::move(findings)},
              {"findings_not_shown", r.findings_not_shown},
              {"latency", std::move(latency)},
+             {"latency_changes", r.latency_changes},
              {"timing",
               {{"pace", r.timing.pace},
                {"speed", r.timing.speed},
@@ -187,6 +188,11 @@ MCP_LOADTEST_DECL std::string to_markdown(const replay_report& r) {
         for (const auto& l : r.latency)
             s += "| " + l.tool + " | " + std::to_string(l.requests) + " | " + ms(l.before_p50_ms) + " → " +
                  ms(l.after_p50_ms) + " | " + ms(l.before_p95_ms) + " → " + ms(l.after_p95_ms) + " |\n";
+    }
+    if (!r.latency_changes.empty()) {
+        s += "\n## Latency through compare()\n\n";
+        for (const auto& m : r.latency_changes)
+            if (m.verdict != change_verdict::inconclusive || m.metric == "p50") s += "- " + m.sentence + "\n";
     }
     return s;
 }
