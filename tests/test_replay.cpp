@@ -18,6 +18,7 @@
 #include <set>
 #include <string>
 #include <tuple>
+#include <unistd.h>
 #include <vector>
 
 namespace mlt = mcp_loadtest;
@@ -166,7 +167,8 @@ MCP_LOADTEST_CASE("record: run() records every session and hands the recording o
     options.sessions = 2;
     options.client.record = true;
     options.record_into = std::make_shared<mlt::recording>();
-    options.run_directory.enabled = false;
+    const auto root = std::filesystem::temp_directory_path() / ("mlt-record-run-" + std::to_string(::getpid()));
+    options.run_directory.root = root;
     mlt::closed_load load;
     load.users = 2;
     load.duration = 10s;
@@ -187,6 +189,11 @@ MCP_LOADTEST_CASE("record: run() records every session and hands the recording o
     }
     CHECK(echoes == 20);
     CHECK(replies >= 20 + 2);  // the calls, each session's initialize, and the unmeasured tools/list
+    // The run directory holds the same recording, written atomically.
+    const auto written = mlt::read_recording_file(mlt::last_run_directory().path / "recording.jsonl");
+    CHECK(written.sessions.size() == 2);
+    CHECK(written.message_count() == r.message_count());
+    std::filesystem::remove_all(root);
 }
 
 MCP_LOADTEST_CASE("replay: the same release answers alike once the timestamp is ignored") {
@@ -452,4 +459,31 @@ MCP_LOADTEST_CASE("replay: latency per tool, recorded against replayed, goes thr
     CHECK(quote->current - quote->baseline >= 15.0);  // ms: the 20 ms sleep, less what the recording queued
     const mlt::json j = slower;
     CHECK(j["latency_changes"].is_array());
+}
+
+MCP_LOADTEST_CASE("record: credentials, tokens and secret headers stay out of the recording") {
+    auto proc = co_await mlt::launch(release(1, true));
+    // The fixture ignores the query and the userinfo: they only have to stay out of the file.
+    std::string url = proc.url();
+    url.insert(url.find("://") + 3, "alice:url-password-123@");
+    url += "?api_key=query-secret-456";
+    mlt::http_server server;
+    server.url = url;
+    server.bearer_token = "bearer-secret-789";
+    server.headers.push_back({"X-Api-Key", "header-secret-000"});
+    mlt::client_options o;
+    o.record = true;
+    auto s = co_await mlt::connect(server, o);
+    co_await s.call_tool("greet", mlt::args("name", "Ada"));
+    mlt::recording r;
+    r.sessions.push_back(s.recorded());
+    co_await s.close();
+    co_await proc.close();
+    const std::string file = mlt::to_jsonl(r);
+    CHECK(file.find("\"greet\"") != std::string::npos);  // the traffic is there
+    CHECK(r.sessions[0].server.find("127.0.0.1") != std::string::npos);
+    for (const char* secret : {"url-password-123", "alice", "query-secret-456", "bearer-secret-789", "header-secret-000"}) {
+        INFO(secret);
+        CHECK(file.find(secret) == std::string::npos);
+    }
 }
