@@ -419,8 +419,20 @@ struct replay_job {
     any_server server;
     replay_options options;
 
+    // The coroutine keeps nothing of its own across a suspension: GCC 12 mis-handles some
+    // frame locals (seen as a corrupted vector), so the state lives in the job.
+    replay_report report;
+    clock::time_point started{};
+    std::vector<std::unique_ptr<session_replay>> replays;
+
     asio::awaitable<replay_report> run() {
-        replay_report report;
+        prepare();
+        co_await when_all(session_runs());
+        summarize();
+        co_return std::move(report);
+    }
+
+    void prepare() {
         report.server = describe(server);
         report.recorded_server = rec.sessions.empty() ? std::string() : rec.sessions.front().server;
         report.timing.pace = options.pace == replay_pace::fastest    ? "fastest"
@@ -430,8 +442,7 @@ struct replay_job {
         if (options.pace == replay_pace::scaled && !(options.speed > 0))
             throw std::invalid_argument("replay_options::speed must be above 0 for scaled pace (it is " +
                                         std::to_string(options.speed) + "): 2 replays twice as fast, 0.5 at half speed");
-        const auto started = clock::now();
-        std::vector<std::unique_ptr<session_replay>> replays;
+        started = clock::now();
         auto first_start = std::chrono::system_clock::time_point::max();
         for (const auto& s : rec.sessions) first_start = std::min(first_start, s.started);
         for (const auto& s : rec.sessions) {
@@ -446,9 +457,15 @@ struct replay_job {
             }
             replays.push_back(std::move(r));
         }
+    }
+
+    std::vector<asio::awaitable<void>> session_runs() {
         std::vector<asio::awaitable<void>> all;
         for (auto& r : replays) all.push_back(r->run());
-        co_await when_all(std::move(all));
+        return all;
+    }
+
+    void summarize() {
         report.duration_s = std::chrono::duration<double>(clock::now() - started).count();
 
         std::vector<double> send_errors;
@@ -493,11 +510,8 @@ struct replay_job {
             report.timing.p99_error_ms = percentile_ms(send_errors, 0.99);
             report.timing.max_error_ms = *std::max_element(send_errors.begin(), send_errors.end());
         }
-        co_return report;
     }
-};
-
-struct golden_job {
+};struct golden_job {
     std::filesystem::path path;
     any_server server;
     golden_traffic traffic;
