@@ -49,4 +49,5 @@
 #include <mcp_loadtest/fuzz.hpp>
 #include <mcp_loadtest/reports.hpp>
 #include <mcp_loadtest/replay/json_diff.hpp>
+#include <mcp_loadtest/replay/recording.hpp>
 #include <mcp_loadtest/assertions.hpp>

@@ -1,4 +1,4 @@
-// mcp_loadtest::separate, part "analysis": OAuth, the detectors, the ceiling search, strict validation, the protocol fuzzer, call_every_tool(), report renderers, histogram encodings, baselines and comparisons, reply diffs.
+// mcp_loadtest::separate, part "analysis": OAuth, the detectors, the ceiling search, strict validation, the protocol fuzzer, call_every_tool(), report renderers, histogram encodings, baselines and comparisons, reply diffs, recordings.
 // Every impl/*.ipp is in exactly one part (tests/check_library_parts.py).
 #include <mcp_loadtest/impl/part.hpp>
 
@@ -43,6 +43,7 @@
 #include <mcp_loadtest/report/impl/shard.ipp>
 #include <mcp_loadtest/report/impl/terminal.ipp>
 #include <mcp_loadtest/replay/impl/json_diff.ipp>
+#include <mcp_loadtest/replay/impl/recording.ipp>
 #if __has_include(<valijson/validator.hpp>)  // strict validation needs valijson, as in impl/src.hpp
 #include <mcp_loadtest/detail/detectors/impl/json_schema_check.ipp>
 #include <mcp_loadtest/impl/strict.ipp>
