@@ -1,4 +1,4 @@
-// mcp_loadtest::separate, part "analysis": OAuth, the detectors, the ceiling search, strict validation, the protocol fuzzer, call_every_tool(), report renderers, histogram encodings, baselines and comparisons, reply diffs.
+// mcp_loadtest::separate, part "analysis": OAuth, the detectors, the ceiling search, strict validation, the protocol fuzzer, call_every_tool(), report renderers, histogram encodings, baselines and comparisons, reply diffs, recordings.
 // Every impl/*.ipp is in exactly one part (tests/check_library_parts.py).
 #include <mcp_loadtest/impl/part.hpp>
 
