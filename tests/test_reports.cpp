@@ -1,7 +1,7 @@
 // Reports people read and regression gates (docs/reports.md): per-interval histograms and
 // HdrHistogram logs, merges and shards, comparisons against baselines, Markdown / HTML /
-// terminal forms, run directories, reply diffs (record and replay). One translation unit; the cases live in
-// tests/reports/<part>_cases.hpp. Configure with
+// terminal forms, run directories, reply diffs and recordings (record and replay, docs/replay.md).
+// One translation unit; the cases live in tests/reports/<part>_cases.hpp. Configure with
 // -DMCP_LOADTEST_REPORTS_ONLY=reports/<part>_cases.hpp to build one.
 #include <doctest/doctest.h>
 #include <mcp_loadtest/doctest.hpp>
@@ -20,4 +20,5 @@ using mlt_test::fixture;
 #include "reports/render_cases.hpp"
 #include "reports/run_directory_cases.hpp"
 #include "reports/json_diff_cases.hpp"
+#include "reports/recording_cases.hpp"
 #endif

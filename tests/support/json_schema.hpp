@@ -1,11 +1,12 @@
 // A small JSON Schema checker for the subset our published schemas use
-// (type, required, properties, additionalProperties, items, enum, minimum,
-// $ref to #/$defs/...). Enough to prove a report matches its schema.
+// (type, required, properties, additionalProperties, items, enum, const, minimum,
+// pattern, oneOf, $ref to #/$defs/...). Enough to prove a report matches its schema.
 #pragma once
 
 #include <mcp_loadtest/json.hpp>
 
 #include <fstream>
+#include <regex>
 #include <string>
 #include <vector>
 
@@ -59,6 +60,20 @@ inline void check(const json& v, const json& schema, const json& root, const std
         bool found = false;
         for (const auto& e : schema["enum"]) found = found || e == v;
         if (!found) out.push_back(at + ": " + v.dump() + " is not one of " + schema["enum"].dump());
+    }
+    if (schema.contains("const") && schema["const"] != v)
+        out.push_back(at + ": " + v.dump() + " is not " + schema["const"].dump());
+    if (schema.contains("pattern") && v.is_string() &&
+        !std::regex_search(v.get<std::string>(), std::regex(schema["pattern"].get<std::string>())))
+        out.push_back(at + ": " + v.dump() + " does not match " + schema["pattern"].dump());
+    if (schema.contains("oneOf")) {
+        std::size_t passed = 0;
+        for (const auto& branch : schema["oneOf"]) {
+            std::vector<std::string> ignored;
+            check(v, branch, root, at, ignored);
+            passed += ignored.empty();
+        }
+        if (passed != 1) out.push_back(at + ": matches " + std::to_string(passed) + " of oneOf's branches, not 1");
     }
     if (schema.contains("minimum") && v.is_number() && v.get<double>() < schema["minimum"].get<double>())
         out.push_back(at + ": " + v.dump() + " is below the minimum " + schema["minimum"].dump());
