@@ -102,7 +102,8 @@ MCP_LOADTEST_CASE("progress: counted, timed, and its rules checked") {
     // progress=true sends _meta.progressToken; progress_broken's notification comes after its reply.
     const mlt::mix calls{{.tool = "progress", .arguments = {{"steps", 5}}, .weight = 3.0, .progress = true},
                          {.tool = "progress_broken", .arguments = {{"rule", "after_result"}}, .progress = true}};
-    const mlt::workload load = mlt::closed_load{.users = 2, .max_iterations = 400};
+    // A late notification comes 50 ms after its reply: the run lasts long enough to see some.
+    const mlt::workload load = mlt::closed_load{.users = 2, .duration = 500ms};
     auto report = co_await mlt::run(server, load, calls);
     std::printf("%s", report.summary().c_str());
     const auto& p = report.per_tool.at("progress").progress;
