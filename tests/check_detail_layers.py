@@ -23,7 +23,7 @@ MAY_INCLUDE = {
     "text": {"wire"},
     "os": {"text"},
     "transport": {"wire", "text", "os", "session"},  # session: only the id table (below)
-    "session": {"wire", "text", "transport"},
+    "session": {"wire", "text", "transport", "os"},  # os: the recording's block filler yields its core
     "engine": {"wire", "text", "session", "os"},  # os: this process's CPU time, whether stderr is a terminal
     "report": {"text"},
     "detectors": set(),

@@ -11,12 +11,14 @@
 #include <mcp_loadtest/report/html.hpp>
 #include <mcp_loadtest/run.hpp>
 #include <mcp_loadtest/server_process.hpp>
+#include <mcp_loadtest/detail/session/traffic_recorder.hpp>
 
 #include <algorithm>
 #include <cstdlib>
 #include <filesystem>
 #include <set>
 #include <string>
+#include <thread>
 #include <tuple>
 #include <unistd.h>
 #include <vector>
@@ -159,6 +161,83 @@ MCP_LOADTEST_CASE("record: the size bound keeps the first messages and counts th
     const auto opening = static_cast<std::size_t>(first_call - r.messages.begin());
     CHECK((opening == 3 || opening == 5));
     CHECK(r.messages.size() + r.dropped_messages == opening + 80);
+}
+
+TEST_CASE("record: a message's shared start and end with the previous one, at every length and position") {
+    namespace d = mcp_loadtest::detail;
+    // Against a byte-by-byte count: every length to 40 (across the 8-byte steps), one byte changed at each position.
+    const auto slow_prefix = [](std::string_view a, std::string_view b) {
+        std::size_t i = 0;
+        while (i < a.size() && i < b.size() && a[i] == b[i]) ++i;
+        return i;
+    };
+    const auto slow_suffix = [](std::string_view a, std::string_view b, std::size_t limit) {
+        std::size_t i = 0;
+        while (i < a.size() && i < b.size() && i < limit && a[a.size() - 1 - i] == b[b.size() - 1 - i]) ++i;
+        return i;
+    };
+    for (std::size_t n = 0; n <= 40; ++n) {
+        std::string base(n, 'x');
+        for (std::size_t i = 0; i < n; ++i) base[i] = static_cast<char>('a' + i % 26);
+        for (std::size_t at = 0; at <= n; ++at) {
+            std::string other = base;
+            if (at < n) other[at] = '#';
+            for (const std::string& b : {other, other + "tail", std::string(other, 0, at)}) {
+                const std::size_t p = d::shared_prefix(base, b);
+                CHECK(p == slow_prefix(base, b));
+                const std::size_t limit = std::min(base.size(), b.size()) - p;
+                CHECK(d::shared_suffix(base, b, limit) == slow_suffix(base, b, limit));
+                CHECK(d::shared_suffix(base, b, 3) == slow_suffix(base, b, 3));
+            }
+        }
+    }
+    // Identical messages: all of it is the prefix, nothing is left for the end.
+    const std::string abc = "abc", x = "aXbcdefghijk", y = "aYbcdefghijk";
+    CHECK(d::shared_prefix(abc, abc) == 3);
+    CHECK(d::shared_suffix(abc, abc, 0) == 0);
+    CHECK(d::shared_suffix(x, y, 11) == 10);
+}
+
+TEST_CASE("record: a recording growing from 16 KiB to 1 MiB blocks, and past them, keeps every byte in order") {
+    namespace d = mcp_loadtest::detail;
+    d::traffic_recorder recorder(std::size_t{64} << 20, d::clock::now());
+    std::vector<std::string> sent;
+    // Sizes that straddle every block boundary, one message larger than a block, and the empty message.
+    for (int i = 0; i < 3000; ++i) {
+        const std::size_t size = i == 1500 ? (std::size_t{3} << 20) : i == 2000 ? 0 : static_cast<std::size_t>(37 * i % 4001);
+        std::string m(size, static_cast<char>('a' + i % 26));
+        if (!m.empty()) m.front() = '{';
+        recorder.add(i % 2 ? mlt::message_direction::received : mlt::message_direction::sent, m, d::clock::now());
+        sent.push_back(std::move(m));
+    }
+    const auto r = recorder.snapshot("2025-06-18", "legacy");
+    REQUIRE(r.messages.size() == sent.size());
+    for (std::size_t i = 0; i < sent.size(); ++i) {
+        CHECK(r.messages[i].raw == sent[i]);
+        CHECK(r.messages[i].direction == (i % 2 ? mlt::message_direction::received : mlt::message_direction::sent));
+        if (i) CHECK(r.messages[i].at >= r.messages[i - 1].at);
+    }
+    CHECK(r.dropped_messages == 0);
+}
+
+TEST_CASE("record: busy recordings take blocks touched ahead by one shared thread, which ends with the last holder") {
+    namespace d = mcp_loadtest::detail;
+    {
+        const auto supply = d::prefaulted_blocks::acquire();
+        CHECK(d::prefaulted_blocks::acquire() == supply);  // one per process
+        // The thread fills at the lowest priority; on a busy machine that can take a while.
+        std::vector<std::unique_ptr<char[]>> taken;
+        for (int tries = 0; tries < 1000 && supply->taken_ready() == 0; ++tries) {
+            std::this_thread::sleep_for(10ms);
+            taken.push_back(supply->take());
+            taken.back()[d::prefaulted_blocks::block_size - 1] = 1;  // every byte is the caller's
+            if (taken.size() > 4) taken.erase(taken.begin());
+        }
+        CHECK(supply->taken_ready() > 0);
+    }
+    // The last holder gone, the thread and its ready blocks are too: the next holder starts afresh.
+    const auto next = d::prefaulted_blocks::acquire();
+    CHECK(next->taken_ready() + next->taken_fresh() == 0);
 }
 
 MCP_LOADTEST_CASE("record: run() records every session and hands the recording over") {

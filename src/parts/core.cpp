@@ -60,6 +60,7 @@
 #include <mcp_loadtest/detail/transport/impl/send_queue.ipp>
 #include <mcp_loadtest/detail/session/impl/send_request.ipp>
 #include <mcp_loadtest/detail/session/impl/session_core.ipp>
+#include <mcp_loadtest/detail/session/impl/prefaulted_blocks.ipp>
 #include <mcp_loadtest/detail/session/impl/traffic_recorder.ipp>
 #include <mcp_loadtest/detail/session/impl/session_stderr.ipp>
 #include <mcp_loadtest/detail/wire/impl/sha1.ipp>
