@@ -58,7 +58,7 @@ public:
         out = put_varint(out, (std::uint64_t{bytes.size()} << 1) | static_cast<std::uint64_t>(way == 0));
         out = put_varint(out, prefix);
         out = put_varint(out, suffix);
-        std::memcpy(out, bytes.data() + prefix, middle);
+        if (middle) std::memcpy(out, bytes.data() + prefix, middle);  // an empty view's data() may be null
         out += middle;
         c.used += static_cast<std::size_t>(out - start);
         kept_bytes_ += bytes.size();
@@ -148,7 +148,7 @@ private:
                 capacity = std::max(m.size(), std::size_t{256});
                 bytes.reset(new char[capacity]);
             }
-            std::memcpy(bytes.get(), m.data(), m.size());
+            if (!m.empty()) std::memcpy(bytes.get(), m.data(), m.size());
             size = m.size();
         }
     };
