@@ -364,6 +364,29 @@ MCP_LOADTEST_CASE("replay: over Streamable HTTP, from one release to the next") 
     co_await v2.close();
 }
 
+MCP_LOADTEST_CASE("replay: a request that asked for progress asks again, and its notifications are counted") {
+    auto server = quiet(fixture("echo_server.py"));
+    mlt::client_options o;
+    o.record = true;
+    auto s = co_await mlt::connect(server, o);
+    const auto with = co_await s.call_tool("progress", mlt::args("steps", 3), {.progress = true});
+    MCP_CHECK_OK(with);
+    CHECK(with.progress_notifications == 3);
+    MCP_CHECK_OK(co_await s.call_tool("progress", mlt::args("steps", 2)));  // no token: no notifications
+    mlt::recording r;
+    r.sessions.push_back(s.recorded());
+    co_await s.close();
+
+    const auto replayed = co_await mlt::replay(r, server);
+    MCP_CHECK_REPLAY_MATCHES(replayed);
+    CHECK(replayed.progress_requests == 1);
+    CHECK(replayed.progress_notifications == 3);
+    const mlt::json as_json = replayed;
+    CHECK(as_json["progress_notifications"] == 3);
+    CHECK(mlt::to_markdown(replayed).find("| requests asking for progress / notifications they received | 1 / 3 |") !=
+          std::string::npos);
+}
+
 MCP_LOADTEST_CASE("replay: server-to-client requests are answered from the recording") {
     auto server = quiet(fixture("client_requests_server.py"));
     mlt::client_options o;

@@ -69,6 +69,9 @@ struct replay_report {
     std::size_t identical = 0;      ///< of those, equal under the rules
     std::size_t server_requests_answered = 0;    ///< from the recording's answers
     std::size_t server_requests_unanswered = 0;  ///< the recording had no answer left for them
+    /// Requests that asked for progress in the recording, and so in the replay (with the
+    /// replaying session's own token), and the notifications/progress they received.
+    std::size_t progress_requests = 0, progress_notifications = 0;
     std::vector<replay_finding> findings{};
     std::size_t findings_not_shown = 0;          ///< past replay_options::max_findings, counted only
     std::vector<replay_latency> latency{};

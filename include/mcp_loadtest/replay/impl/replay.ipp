@@ -32,6 +32,7 @@ struct planned_request {
     const recorded_message* reply = nullptr;  // the recorded answer, if one came
     std::string method, tool;
     json params = json::object();
+    bool progress = false;  // it asked for progress: the replay asks too, with its own token
     clock::duration at{};  // recorded send time
     // It followed the replies of the first `follows` requests in recorded reply order.
     std::size_t follows = 0;
@@ -116,6 +117,8 @@ inline session_plan plan_of(const recorded_session& rs) {
         if (m.direction == message_direction::sent) {
             if (has_method && handshake_method(method)) continue;
             json params = msg.contains("params") && msg["params"].is_object() ? msg["params"] : json::object();
+            const auto meta = params.find("_meta");
+            const bool progress = meta != params.end() && meta->is_object() && meta->contains("progressToken");
             params.erase("_meta");  // the replaying session writes its own
             if (has_method && id) {
                 planned_request p;
@@ -123,6 +126,7 @@ inline session_plan plan_of(const recorded_session& rs) {
                 p.method = method;
                 p.tool = m.tool();
                 p.params = std::move(params);
+                p.progress = progress;
                 p.at = m.at;
                 plan.requests.push_back(std::move(p));
             } else if (has_method) {
@@ -205,6 +209,7 @@ struct session_replay {
         call_options o;
         o.timeout = options->timeout;
         o.cancel_on_timeout = true;
+        o.progress = p.progress;
         p.sent_at = clock::now();
         p.result = co_await s->request(p.method, p.params, o);
         finished(k);
@@ -331,6 +336,10 @@ inline void judge(replay_report& report, const session_replay& sr, const replay_
         ++position;
         if (!p.started) continue;
         ++report.requests;
+        if (p.progress) {
+            ++report.progress_requests;
+            report.progress_notifications += p.result.progress_notifications;
+        }
         if (!p.reply) continue;  // nothing recorded to compare with
         const auto before_reply = p.reply->parsed();
         const std::string before = before_reply ? outcome_of_reply(*before_reply) : std::string();

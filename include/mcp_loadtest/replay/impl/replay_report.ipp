@@ -129,6 +129,8 @@ MCP_LOADTEST_DECL void to_json(json& j, const replay_report& r) {
              {"identical", r.identical},
              {"server_requests_answered", r.server_requests_answered},
              {"server_requests_unanswered", r.server_requests_unanswered},
+             {"progress_requests", r.progress_requests},
+             {"progress_notifications", r.progress_notifications},
              {"findings", std::move(findings)},
              {"findings_not_shown", r.findings_not_shown},
              {"latency", std::move(latency)},
@@ -159,6 +161,9 @@ MCP_LOADTEST_DECL std::string to_markdown(const replay_report& r) {
     s += "| replies compared | " + std::to_string(r.compared) + " |\n";
     s += "| identical | " + std::to_string(r.identical) + " |\n";
     s += "| server requests answered from the recording | " + std::to_string(r.server_requests_answered) + " |\n";
+    if (r.progress_requests > 0)
+        s += "| requests asking for progress / notifications they received | " + std::to_string(r.progress_requests) +
+             " / " + std::to_string(r.progress_notifications) + " |\n";
     s += "| pace | " + r.timing.pace + (r.timing.pace == "scaled" ? " ×" + ms(r.timing.speed) : std::string()) + " |\n";
     if (r.timing.paced_requests > 0)
         s += "| send time error p50 / p99 / max | " + ms(r.timing.p50_error_ms) + " / " + ms(r.timing.p99_error_ms) +
